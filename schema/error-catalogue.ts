@@ -28,12 +28,12 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export interface ServiceErrorExtensions {
+export type ServiceErrorExtensions = {
   code: ErrorCode;
   retryable: boolean;
   http: { status: number; headers?: Record<string, string> };
   details?: Record<string, unknown>;
-}
+};
 
 /** A domain error: a GraphQL error whose extensions carry the catalogue code, status and retryable flag. */
 export class ServiceError extends GraphQLError {
@@ -50,7 +50,7 @@ export class ServiceError extends GraphQLError {
       http: { status: entry.status, ...(options.headers ? { headers: options.headers } : {}) },
       ...(options.details ? { details: options.details } : {}),
     };
-    super(options.message ?? entry.message, { extensions: extensions as unknown as Record<string, unknown> });
+    super(options.message ?? entry.message, { extensions });
   }
 }
 

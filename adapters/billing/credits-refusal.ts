@@ -1,0 +1,25 @@
+/**
+ * Why a billed call was not admitted. The codes are the service's error codes (402, 402, 429 credits_held),
+ * so the pipeline maps them one to one; the numbers let it fill `details`.
+ */
+export type CreditsRefusalCode = 'insufficient_credits' | 'spending_paused' | 'credits_held';
+
+export class CreditsRefusal extends Error {
+  readonly code: CreditsRefusalCode;
+  readonly balance: number;
+  readonly available: number;
+  readonly minimumCredits: number;
+
+  constructor(code: CreditsRefusalCode, figures: { balance: number; available: number; minimumCredits: number }) {
+    super(`Billed call refused: ${code} (balance ${figures.balance}, available ${figures.available}, minimum ${figures.minimumCredits}).`);
+    this.name = 'CreditsRefusal';
+    this.code = code;
+    this.balance = figures.balance;
+    this.available = figures.available;
+    this.minimumCredits = figures.minimumCredits;
+  }
+}
+
+export function isCreditsRefusal(error: unknown): error is CreditsRefusal {
+  return error instanceof CreditsRefusal;
+}

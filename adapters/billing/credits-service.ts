@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import type { LedgerKind } from '../db/entities/billing-ledger-entry.ts';
+import { monthLabel, monthStart, nextMonthStart, systemClock, type Clock } from './billing-month.ts';
+import { bind, toInt, type BillingDb, type SqlRunner } from './billing-sql.ts';
+import { CreditsRefusal } from './credits-refusal.ts';
+import * as sql from './credits-statements.ts';
+import { DEFAULT_TIERS, tierForNetPurchases, type Tier, type TierLimits, type TierTable } from './tiers.ts';
+
+export const FREE_GRANT_CREDITS = 5_000;
+/** How long a reservation holds credits if its call never settles: well above any call's upstream timeouts. */
+export const DEFAULT_RESERVATION_TTL_MS = 120_000;
+
+/** Credits held by one billed call in flight. `credits` is the most `settle` will ever charge for it. */
+export interface Reservation {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly credits: number;
+  readonly expiresAt: Date;
+}
+
+/** The spec's Usage object. */
+export interface Usage {
+  balance: number;
+  reserved: number;
+  available: number;
+  freeGrant: { granted: number; remaining: number; resetsAt: string } | null;
+  tier: Tier;
+  spendingPaused: boolean;
+}
+
+/** The spec's Limits object. */
+export interface Limits extends TierLimits {
+  tier: Tier;
+}
+
+export interface LedgerEntry {
+  id: number;
+  kind: LedgerKind;
+  credits: number;
+  freeCredits: number;
+  boughtCredits: number;
+  usdCents: number;
+  reservationId: string | null;
+  note: string | null;
+  createdAt: string;
+}
+
+export interface CreditsService {
+  /**
+   * Admits a billed call or throws CreditsRefusal. Holds min(reserveCredits, available), never less than
+   * minimumCredits. Free calls never come here (they keep working while spending is paused).
+   */
+  admit(workspaceId: string, request: { minimumCredits: number; reserveCredits: number }): Promise<Reservation>;
+  /** Charges min(credits, reservation.credits) and releases the rest; `remaining` is the balance after it. */
+  settle(reservation: Reservation, credits: number): Promise<{ charged: number; remaining: number }>;
+  /** The call failed or was refused: nothing is charged. */
+  release(reservation: Reservation): Promise<void>;
+  /** null when the workspace does not exist. */
+  usage(workspaceId: string): Promise<Usage | null>;
+  limits(workspaceId: string): Promise<Limits | null>;
+  recordPurchase(workspaceId: string, purchase: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
+  /** Takes back up to `credits` bought credits not spent nor held; refuses a refund above the net purchases. */
+  recordRefund(workspaceId: string, refund: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
+  setSpendingPaused(workspaceId: string, paused: boolean): Promise<Usage>;
+  /** Newest first; settled charges are folded in first, so the ledger sums to the balance. */
+  ledger(workspaceId: string, options?: { limit?: number }): Promise<LedgerEntry[]>;
+  /** Deletes reservations past their expiry (they already stopped counting); returns how many. */
+  sweepExpiredReservations(): Promise<number>;
+}
+
+export interface CreditsServiceOptions {
+  db: BillingDb;
+  clock?: Clock;
+  tiers?: TierTable;
+  reservationTtlMs?: number;
+  freeGrantCredits?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface AccountRow {
+  receives_free_grant: boolean;
+  spending_paused: boolean;
+  free_granted: unknown;
+  free_remaining: unknown;
+  bought_remaining: unknown;
+  net_purchase_cents: unknown;
+  stale: boolean;
+  pending: unknown;
+  reserved: unknown;
+}
+
+interface AdmitRow {
+  balance: unknown;
+  reserved: unknown;
+  spending_paused: boolean;
+  stale: boolean;
+  held: unknown;
+}
+
+export function createCreditsService(options: CreditsServiceOptions): CreditsService {
+  const { db } = options;
+  const clock = options.clock ?? systemClock;
+  const tiers = options.tiers ?? DEFAULT_TIERS;
+  const ttlMs = options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
+  const grant = options.freeGrantCredits ?? FREE_GRANT_CREDITS;
+  // A handle is settled or released once; a second call is a bug in the caller and would double-charge.
+  const finished = new WeakSet<Reservation>();
+
+  const times = (now: Date) => ({ now: now.toISOString(), periodStart: monthStart(now).toISOString() });
+
+  /** Opens the account if needed and, at a new month, folds last month's charges then renews the grant. */
+  function openAndRenew(workspaceId: string, now: Date): Promise<void> {
+    const period = monthStart(now);
+    const previous = new Date(Date.UTC(period.getUTCFullYear(), period.getUTCMonth() - 1, 1));
+    const values = {
+      workspaceId, ...times(now), grant,
+      expiryNote: `free grant for ${monthLabel(previous)} expired: unused credits do not roll over`,
+      grantNote: `free grant for ${monthLabel(period)}`,
+    };
+    return db.transaction(async (tx: SqlRunner) => {
+      for (const statement of [sql.OPEN_ACCOUNT, sql.FOLD, sql.RENEW_FREE_GRANT, sql.FOLD]) {
+        const { sql: text, params } = bind(statement, values);
+        await tx.all(text, params);
+      }
+    });
+  }
+
+  async function readAccount(workspaceId: string): Promise<AccountRow | null> {
+    if (!UUID.test(workspaceId)) return null;
+    const now = clock();
+    const read = bind(sql.READ_ACCOUNT, { workspaceId, ...times(now) });
+    let [row] = await db.all<AccountRow>(read.sql, read.params);
+    if (!row || row.stale) {
+      await openAndRenew(workspaceId, now);
+      [row] = await db.all<AccountRow>(read.sql, read.params);
+    }
+    return row ?? null;
+  }
+
+  function toUsage(row: AccountRow): Usage {
+    const pending = toInt(row.pending);
+    const free = toInt(row.free_remaining);
+    const balance = Math.max(0, free + toInt(row.bought_remaining) - pending);
+    const reserved = toInt(row.reserved);
+    return {
+      balance,
+      reserved,
+      available: Math.max(0, balance - reserved),
+      // Pending charges are paid from the free grant first, exactly as folding will book them.
+      freeGrant: row.receives_free_grant
+        ? { granted: toInt(row.free_granted), remaining: Math.max(0, free - pending), resetsAt: nextMonthStart(clock()).toISOString() }
+        : null,
+      tier: tierForNetPurchases(tiers, toInt(row.net_purchase_cents)),
+      spendingPaused: row.spending_paused,
+    };
+  }
+
+  async function requireUsage(workspaceId: string): Promise<Usage> {
+    const row = await readAccount(workspaceId);
+    if (!row) throw new RangeError(`No workspace ${workspaceId}.`);
+    return toUsage(row);
+  }
+
+  /** Runs `statement` under the workspace's admission lock, then folds pending charges; one round trip on PostgreSQL. */
+  async function underAdmissionLock<T>(statement: string, values: Record<string, unknown>, options: { durable: boolean }): Promise<T[]> {
+    const steps = [
+      ...(options.durable ? [] : [bind(sql.ASYNC_COMMIT, {})]),
+      bind(sql.LOCK_ADMISSIONS, values),
+      bind(statement, values),
+      bind(sql.FOLD, values),
+    ];
+    const results = await db.atomic(steps);
+    return results[steps.length - 2] as T[];
+  }
+
+  function finish(reservation: Reservation): void {
+    if (finished.has(reservation)) throw new Error(`Reservation ${reservation.id} was already settled or released.`);
+    finished.add(reservation);
+  }
+
+  return {
+    async admit(workspaceId, { minimumCredits, reserveCredits }) {
+      if (!Number.isInteger(minimumCredits) || minimumCredits < 1 || !Number.isInteger(reserveCredits)) {
+        throw new RangeError('admit needs an integer minimumCredits ≥ 1 and an integer reserveCredits.');
+      }
+      const refusedEmpty = new CreditsRefusal('insufficient_credits', { balance: 0, available: 0, minimumCredits });
+      if (!UUID.test(workspaceId)) throw refusedEmpty;
+      const now = clock();
+      const expiresAt = new Date(now.getTime() + ttlMs);
+      const values = {
+        workspaceId, ...times(now), reservationId: randomUUID(), expiresAt: expiresAt.toISOString(),
+        reserve: Math.max(reserveCredits, minimumCredits), minimum: minimumCredits,
+      };
+      let [decision] = await underAdmissionLock<AdmitRow>(sql.ADMIT, values, { durable: false });
+      if (!decision || decision.stale) {
+        // First call of the account, or first of a new month: open it, renew its grant, decide again.
+        await openAndRenew(workspaceId, now);
+        [decision] = await underAdmissionLock<AdmitRow>(sql.ADMIT, values, { durable: false });
+      }
+      if (!decision) throw refusedEmpty;
+      const balance = toInt(decision.balance);
+      if (decision.held !== null && decision.held !== undefined) {
+        return { id: values.reservationId, workspaceId, credits: toInt(decision.held), expiresAt };
+      }
+      const figures = { balance, available: Math.max(0, balance - toInt(decision.reserved)), minimumCredits };
+      if (decision.spending_paused) throw new CreditsRefusal('spending_paused', figures);
+      if (balance < minimumCredits) throw new CreditsRefusal('insufficient_credits', figures);
+      throw new CreditsRefusal('credits_held', figures);
+    },
+
+    async settle(reservation, credits) {
+      if (!Number.isInteger(credits) || credits < 0) throw new RangeError('settle needs an integer credits ≥ 0.');
+      finish(reservation);
+      const charge = Math.min(credits, reservation.credits);
+      const values = { reservationId: reservation.id, workspaceId: reservation.workspaceId, charge, ...times(clock()) };
+      if (charge === 0) {
+        await db.all(...spread(bind(sql.RELEASE, values)));
+        return { charged: 0, remaining: (await requireUsage(reservation.workspaceId)).balance };
+      }
+      const [row] = await db.all<{ live: number; balance: unknown }>(...spread(bind(sql.SETTLE, values)));
+      if (row && row.live > 0) return { charged: charge, remaining: Math.max(0, toInt(row.balance) - charge) };
+      const [lapsed] = await underAdmissionLock<{ charge: unknown; remaining: unknown }>(sql.SETTLE_LAPSED, values, { durable: true });
+      return { charged: toInt(lapsed?.charge), remaining: Math.max(0, toInt(lapsed?.remaining)) };
+    },
+
+    async release(reservation) {
+      finish(reservation);
+      await db.all(...spread(bind(sql.RELEASE, { reservationId: reservation.id })));
+    },
+
+    async usage(workspaceId) {
+      const row = await readAccount(workspaceId);
+      return row ? toUsage(row) : null;
+    },
+
+    async limits(workspaceId) {
+      const row = await readAccount(workspaceId);
+      if (!row) return null;
+      const tier = tierForNetPurchases(tiers, toInt(row.net_purchase_cents));
+      const { rateLimitPerMinute, maxMonitors, maxWebhooks, hourlySchedules } = tiers[tier];
+      return { tier, rateLimitPerMinute, maxMonitors, maxWebhooks, hourlySchedules };
+    },
+
+    async recordPurchase(workspaceId, { usdCents, credits, note }) {
+      assertAmounts(usdCents, credits);
+      await requireUsage(workspaceId);
+      await db.all(...spread(bind(sql.PURCHASE, { workspaceId, usdCents, credits, note: note ?? null, ...times(clock()) })));
+      return requireUsage(workspaceId);
+    },
+
+    async recordRefund(workspaceId, { usdCents, credits, note }) {
+      assertAmounts(usdCents, credits);
+      await requireUsage(workspaceId);
+      const values = { workspaceId, usdCents, credits, note: note ?? null, ...times(clock()) };
+      const [row] = await underAdmissionLock<{ clawback: unknown }>(sql.REFUND, values, { durable: true });
+      if (row?.clawback === null || row?.clawback === undefined) {
+        throw new RangeError(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
+      }
+      return requireUsage(workspaceId);
+    },
+
+    async setSpendingPaused(workspaceId, paused) {
+      await requireUsage(workspaceId);
+      await db.all(...spread(bind(sql.SET_SPENDING_PAUSED, { workspaceId, paused, ...times(clock()) })));
+      return requireUsage(workspaceId);
+    },
+
+    async ledger(workspaceId, { limit = 100 } = {}) {
+      if (!UUID.test(workspaceId)) return [];
+      await db.all(...spread(bind(sql.FOLD, { workspaceId, ...times(clock()) })));
+      const rows = await db.all<Record<string, unknown>>(...spread(bind(sql.LIST_LEDGER, { workspaceId, limit })));
+      return rows.map((row) => ({
+        id: toInt(row.id),
+        kind: row.kind as LedgerKind,
+        credits: toInt(row.credits),
+        freeCredits: toInt(row.free_credits),
+        boughtCredits: toInt(row.bought_credits),
+        usdCents: toInt(row.usd_cents),
+        reservationId: (row.reservation_id as string | null) ?? null,
+        note: (row.note as string | null) ?? null,
+        createdAt: new Date(row.created_at as string).toISOString(),
+      }));
+    },
+
+    async sweepExpiredReservations() {
+      const [row] = await db.all<{ swept: unknown }>(...spread(bind(sql.SWEEP_RESERVATIONS, times(clock()))));
+      return toInt(row?.swept);
+    },
+  };
+}
+
+function spread(statement: { sql: string; params?: readonly unknown[] }): [string, readonly unknown[]] {
+  return [statement.sql, statement.params ?? []];
+}
+
+function assertAmounts(usdCents: number, credits: number): void {
+  if (!Number.isInteger(usdCents) || usdCents < 0 || !Number.isInteger(credits) || credits < 0 || usdCents + credits === 0) {
+    throw new RangeError('usdCents and credits must be integers ≥ 0, not both 0.');
+  }
+}

@@ -1,0 +1,13 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** Someone who signs in to the dashboard; belongs to workspaces through memberships. */
+export const Person = defineEntity({
+  name: 'Person',
+  tableName: 'person',
+  properties: {
+    id: p.uuid().primary(),
+    email: p.text().unique('person_email_unique'),
+    name: p.text(),
+    createdAt: p.datetime().columnType('timestamptz'),
+  },
+});

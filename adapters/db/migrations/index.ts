@@ -1,0 +1,9 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121000000_identity } from './Migration20261121000000_identity.ts';
+import { Migration20261121000100_billing } from './Migration20261121000100_billing.ts';
+
+/** Every committed migration, in order; each domain appends its own (one line each). */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261121000000_identity', class: Migration20261121000000_identity },
+  { name: 'Migration20261121000100_billing', class: Migration20261121000100_billing },
+];

@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { MikroORM, Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PgliteDriver } from '@mikro-orm/pglite';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MikroORM as SqlMikroORM, type AbstractSqlDriver, type SqlEntityManager } from '@mikro-orm/sql';
+import { ENTITIES } from './entities/index.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+/** The ORM the service uses, whichever driver backs it: both drivers speak the same SQL entity manager. */
+export type Orm = MikroORM<AbstractSqlDriver, SqlEntityManager<AbstractSqlDriver>>;
+export type Em = SqlEntityManager<AbstractSqlDriver>;
+
+export interface InitOrmOptions {
+  /** `postgres://…`: a real PostgreSQL server. Absent: embedded PGlite under `dataDir`. */
+  databaseUrl?: string;
+  /** The service's data folder; PGlite keeps its cluster in `<dataDir>/pglite`. Default `./data`. */
+  dataDir?: string;
+  debug?: boolean;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+export const PGLITE_SUBDIR = 'pglite';
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Opens the database and applies the committed migrations. */
+export async function initOrm(options: InitOrmOptions = {}): Promise<Orm> {
+  // Both drivers are SQL drivers; init's signature only knows the generic driver interface.
+  const orm = (await SqlMikroORM.init(ormConfig(options))) as unknown as Orm;
+  if (options.migrate !== false) {
+    try {
+      await orm.migrator.up();
+    } catch (error) {
+      await orm.close(true);
+      throw error;
+    }
+  }
+  return orm;
+}
+
+function ormConfig(options: InitOrmOptions): Partial<Options> {
+  const shared = {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    debug: options.debug ?? false,
+    migrations: {
+      migrationsList: MIGRATIONS,
+      // Migrations are hand-written SQL: no generated snapshot to keep in step with two drivers. Should one
+      // ever be enabled, a fixed name keeps PGlite and PostgreSQL from writing two different snapshot files.
+      snapshot: false,
+      snapshotOnMigrate: false,
+      snapshotName: '.snapshot-service',
+      transactional: true,
+      allOrNothing: true,
+      silent: !options.debug,
+    },
+  } satisfies Partial<Options>;
+
+  if (options.databaseUrl) {
+    return {
+      ...shared,
+      driver: PostgreSqlDriver,
+      clientUrl: options.databaseUrl,
+      pool: { min: 0, max: 10 },
+      // A server that accepts TCP but never answers must not hold a pool slot (or shutdown) forever.
+      driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    };
+  }
+  const dataDir = resolve(options.dataDir ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  // PGlite takes the cluster location as its database name; it creates the folder itself, but not its parents.
+  return { ...shared, driver: PgliteDriver, dbName: join(dataDir, PGLITE_SUBDIR) };
+}
+
+/** Readiness probe: a trivial round trip, bounded so a hung database reads as "not ready" quickly. */
+export async function pingDatabase(orm: Orm, timeoutMs = 1_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((done) => {
+    timer = setTimeout(() => done(false), timeoutMs);
+  });
+  const ping = orm.em
+    .getConnection()
+    .execute('select 1 as ok')
+    .then(() => true, () => false);
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

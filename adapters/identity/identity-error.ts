@@ -1,0 +1,26 @@
+/**
+ * Why the identity store refused a write. The resolver layer maps these onto the service's error catalogue
+ * (invalid_* → 400 naming the field, unknown_* → 404, duplicate_email → 409).
+ */
+export type IdentityErrorKind =
+  | 'invalid_scope'
+  | 'invalid_expiry'
+  | 'invalid_label'
+  | 'unknown_person'
+  | 'unknown_workspace'
+  | 'duplicate_email';
+
+export class IdentityError extends Error {
+  readonly kind: IdentityErrorKind;
+  /** The input field at fault, for the 400 envelope's `details`. */
+  readonly field?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(kind: IdentityErrorKind, message: string, options: { field?: string; details?: Record<string, unknown> } = {}) {
+    super(message);
+    this.name = 'IdentityError';
+    this.kind = kind;
+    this.field = options.field;
+    this.details = options.details;
+  }
+}

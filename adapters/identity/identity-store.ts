@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException, type InferEntity } from '@mikro-orm/core';
+import type { Em, Orm } from '../db/orm.ts';
+import { ApiKey } from '../db/entities/api-key.ts';
+import { Membership } from '../db/entities/membership.ts';
+import { Person } from '../db/entities/person.ts';
+import { Workspace } from '../db/entities/workspace.ts';
+import { IdentityError } from './identity-error.ts';
+import { generateKeySecret, hashKeySecret, hashesEqual, KEY_LABELS, parseKeySecret, type KeyLabel } from './key-material.ts';
+import { invalidScopes, normaliseScopes, type Scope } from './scopes.ts';
+
+/** The dashboard's default key lifetime; callers apply it (a key may also be created without expiry). */
+export const DEFAULT_KEY_TTL_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** `lastUsedAt` is kept to the minute: writing it on every request would put a row write on the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_TRACKED_KEYS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Times come back as epoch milliseconds (float8) so both drivers hand over plain numbers. */
+const AUTH_QUERY = `select "id", "workspace_id", "label", "scopes", "hash",
+  (extract(epoch from "created_at") * 1000)::float8 as "created_ms",
+  (extract(epoch from "expires_at") * 1000)::float8 as "expires_ms",
+  "revoked_at" is not null as "revoked"
+  from "api_key" where "hash" = ?`;
+
+interface AuthRow {
+  id: string;
+  workspace_id: string;
+  label: KeyLabel;
+  scopes: Scope[];
+  hash: string;
+  created_ms: number;
+  expires_ms: number | null;
+  revoked: boolean;
+}
+
+export function defaultKeyExpiry(now: Date = new Date(), days: number = DEFAULT_KEY_TTL_DAYS): Date {
+  return new Date(now.getTime() + days * DAY_MS);
+}
+
+export interface PersonRecord {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  ownerPersonId: string | null;
+  /** True for the owner's oldest workspace (and for workspaces the operator creates without an owner). */
+  receivesFreeGrant: boolean;
+  createdAt: Date;
+}
+
+export interface ApiKeySummary {
+  keyId: string;
+  workspaceId: string;
+  label: KeyLabel;
+  name: string;
+  scopes: Scope[];
+  /** The first characters of the secret, for telling keys apart in lists (`svc_live_AbC`). */
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export interface CreatedApiKey extends ApiKeySummary {
+  /** The secret, shown once: only its hash is stored. */
+  key: string;
+}
+
+export interface AuthenticatedKey {
+  keyId: string;
+  workspaceId: string;
+  label: KeyLabel;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export type AuthenticationFailure = { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+export type AuthenticationResult = AuthenticatedKey | AuthenticationFailure;
+
+export interface CreateApiKeyInput {
+  workspaceId: string;
+  label: KeyLabel;
+  scopes: readonly string[];
+  name?: string;
+  /** `null` makes a key that never expires; use `defaultKeyExpiry()` for the dashboard default. */
+  expiresAt: Date | null;
+}
+
+export interface IdentityStore {
+  /** Throws IdentityError('duplicate_email') when the (case-insensitive) email is taken. */
+  createPerson(input: { email: string; name: string }): Promise<PersonRecord>;
+  getPersonByEmail(email: string): Promise<PersonRecord | null>;
+  createWorkspace(input: { name: string; ownerPersonId?: string }): Promise<WorkspaceRecord>;
+  getWorkspace(workspaceId: string): Promise<WorkspaceRecord | null>;
+  createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey>;
+  /** Revokes at once; returns the key as it now stands, or null for an unknown key id. Idempotent. */
+  revokeApiKey(keyId: string, now?: Date): Promise<ApiKeySummary | null>;
+  authenticateKey(secret: string, now?: Date): Promise<AuthenticationResult>;
+  listKeys(workspaceId: string): Promise<ApiKeySummary[]>;
+}
+
+export function isAuthenticationFailure(result: AuthenticationResult): result is AuthenticationFailure {
+  return 'failure' in result;
+}
+
+/**
+ * People, workspaces and API keys. Every call works on its own fork of the entity manager, so no identity
+ * map is shared between requests. No key cache: each authentication reads the key row by its unique hash
+ * index, which is what keeps revocation immediate across every process sharing the database.
+ */
+export function createIdentityStore(orm: Orm): IdentityStore {
+  const lastUsedWritten = new Map<string, number>();
+  const fork = (): Em => orm.em.fork({ clear: true });
+
+  async function recordUse(keyId: string, now: Date): Promise<void> {
+    const last = lastUsedWritten.get(keyId);
+    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    if (lastUsedWritten.size >= LAST_USED_TRACKED_KEYS) lastUsedWritten.clear();
+    lastUsedWritten.set(keyId, now.getTime());
+    await fork().nativeUpdate(ApiKey, { id: keyId }, { lastUsedAt: now });
+  }
+
+  return {
+    async createPerson({ email, name }) {
+      const em = fork();
+      const person = em.create(Person, { id: randomUUID(), email: normaliseEmail(email), name, createdAt: new Date() });
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) {
+          throw new IdentityError('duplicate_email', 'A person with this email already exists.', { field: 'email' });
+        }
+        throw error;
+      }
+      return toPersonRecord(person);
+    },
+
+    async getPersonByEmail(email) {
+      const person = await fork().findOne(Person, { email: normaliseEmail(email) });
+      return person ? toPersonRecord(person) : null;
+    },
+
+    async createWorkspace({ name, ownerPersonId }) {
+      if (ownerPersonId === undefined) {
+        const em = fork();
+        const workspace = em.create(Workspace, {
+          id: randomUUID(),
+          name,
+          ownerPersonId: null,
+          receivesFreeGrant: true,
+          createdAt: new Date(),
+        });
+        await em.flush();
+        return toWorkspaceRecord(workspace);
+      }
+      if (!UUID.test(ownerPersonId)) throw unknownPerson(ownerPersonId);
+      try {
+        return await createOwnedWorkspace(fork(), name, ownerPersonId);
+      } catch (error) {
+        // Two workspaces created at once for one person both saw "no grant yet"; the partial unique
+        // index let one win. The loser is, by construction, not the oldest: it gets no grant.
+        if (error instanceof UniqueConstraintViolationException) {
+          return await createOwnedWorkspace(fork(), name, ownerPersonId, false);
+        }
+        throw error;
+      }
+    },
+
+    async getWorkspace(workspaceId) {
+      if (!UUID.test(workspaceId)) return null;
+      const workspace = await fork().findOne(Workspace, { id: workspaceId });
+      return workspace ? toWorkspaceRecord(workspace) : null;
+    },
+
+    async createApiKey({ workspaceId, label, scopes, name, expiresAt }) {
+      if (!KEY_LABELS.includes(label)) {
+        throw new IdentityError('invalid_label', `label must be one of ${KEY_LABELS.join(', ')}.`, { field: 'label' });
+      }
+      const unknown = invalidScopes(scopes);
+      if (unknown.length > 0) {
+        throw new IdentityError('invalid_scope', `Unknown scopes: ${unknown.join(', ')}.`, {
+          field: 'scopes',
+          details: { invalidScopes: unknown },
+        });
+      }
+      const createdAt = new Date();
+      if (expiresAt !== null && expiresAt.getTime() <= createdAt.getTime()) {
+        throw new IdentityError('invalid_expiry', 'expiresAt must be in the future.', { field: 'expiresAt' });
+      }
+      if (!UUID.test(workspaceId)) throw unknownWorkspace(workspaceId);
+      const em = fork();
+      if (!(await em.count(Workspace, { id: workspaceId }))) throw unknownWorkspace(workspaceId);
+
+      const generated = generateKeySecret(label);
+      const row = em.create(ApiKey, {
+        id: randomUUID(),
+        workspaceId,
+        label,
+        name: name ?? `${label} key`,
+        scopes: normaliseScopes(scopes as Scope[]),
+        hash: generated.hash,
+        prefix: generated.prefix,
+        createdAt,
+        expiresAt,
+        revokedAt: null,
+        lastUsedAt: null,
+      });
+      await em.flush();
+      return { ...toKeySummary(row), key: generated.secret };
+    },
+
+    async revokeApiKey(keyId, now = new Date()) {
+      if (!UUID.test(keyId)) return null;
+      const em = fork();
+      // Only the first revocation sets revokedAt, so the recorded time is when the key actually died.
+      await em.nativeUpdate(ApiKey, { id: keyId, revokedAt: null }, { revokedAt: now });
+      const row = await em.findOne(ApiKey, { id: keyId });
+      return row ? toKeySummary(row) : null;
+    },
+
+    async authenticateKey(secret, now = new Date()) {
+      if (!parseKeySecret(secret)) return { failure: 'malformed' };
+      const hash = hashKeySecret(secret);
+      // The hot path of every request: one statement on the unique hash index, no entity hydration
+      // (measured at a third of the cost of em.findOne on both drivers).
+      const [row] = await orm.em.getConnection().execute<AuthRow[]>(AUTH_QUERY, [hash]);
+      if (!row || !hashesEqual(row.hash, hash)) return { failure: 'unknown' };
+      if (row.revoked) return { failure: 'revoked' };
+      // No grace period: a key is dead from the instant it reaches its expiry.
+      if (row.expires_ms !== null && now.getTime() >= row.expires_ms) return { failure: 'expired' };
+      await recordUse(row.id, now);
+      return {
+        keyId: row.id,
+        workspaceId: row.workspace_id,
+        label: row.label,
+        scopes: row.scopes,
+        expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms),
+        createdAt: new Date(row.created_ms),
+      };
+    },
+
+    async listKeys(workspaceId) {
+      if (!UUID.test(workspaceId)) return [];
+      const rows = await fork().find(ApiKey, { workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      return rows.map(toKeySummary);
+    },
+  };
+}
+
+async function createOwnedWorkspace(em: Em, name: string, ownerPersonId: string, allowGrant = true): Promise<WorkspaceRecord> {
+  return em.transactional(async (tx) => {
+    if (!(await tx.count(Person, { id: ownerPersonId }))) throw unknownPerson(ownerPersonId);
+    const alreadyGranted = await tx.count(Workspace, { ownerPersonId, receivesFreeGrant: true });
+    const createdAt = new Date();
+    const workspace = tx.create(Workspace, {
+      id: randomUUID(),
+      name,
+      ownerPersonId,
+      receivesFreeGrant: allowGrant && alreadyGranted === 0,
+      createdAt,
+    });
+    tx.create(Membership, { personId: ownerPersonId, workspaceId: workspace.id, role: 'owner', createdAt });
+    await tx.flush();
+    return toWorkspaceRecord(workspace);
+  });
+}
+
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function unknownPerson(personId: string): IdentityError {
+  return new IdentityError('unknown_person', 'No such person.', { field: 'ownerPersonId', details: { personId } });
+}
+
+function unknownWorkspace(workspaceId: string): IdentityError {
+  return new IdentityError('unknown_workspace', 'No such workspace.', { field: 'workspaceId', details: { workspaceId } });
+}
+
+function toPersonRecord(row: InferEntity<typeof Person>): PersonRecord {
+  return { id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
+}
+
+function toWorkspaceRecord(row: InferEntity<typeof Workspace>): WorkspaceRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    ownerPersonId: row.ownerPersonId ?? null,
+    receivesFreeGrant: row.receivesFreeGrant,
+    createdAt: row.createdAt,
+  };
+}
+
+function toKeySummary(row: InferEntity<typeof ApiKey>): ApiKeySummary {
+  return {
+    keyId: row.id,
+    workspaceId: row.workspaceId,
+    label: row.label,
+    name: row.name,
+    scopes: row.scopes as Scope[],
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt ?? null,
+    revokedAt: row.revokedAt ?? null,
+    lastUsedAt: row.lastUsedAt ?? null,
+  };
+}

@@ -1,0 +1,71 @@
+import { UpstreamError, type NotPublicReason } from '../upstream/upstream-error.ts';
+import type { UpstreamResponse } from '../upstream/http-client.ts';
+import type { Wire } from './wire.ts';
+
+/**
+ * Turns the microblog's failure signals into the typed UpstreamError set. GraphQL errors arrive with HTTP 200 (or
+ * 400) as top-level `errors[]{message, code, kind, name}` beside `data: {}` (SearchTimeline-error-query-too-long.json).
+ */
+
+/** Error codes the platform uses for "this id does not exist" (144 no status, 50 user not found, 34 no page). */
+const NOT_FOUND_CODES = new Set([144, 50, 34, 8]);
+const SUSPENDED_CODES = new Set([63]);
+
+export function graphqlErrors(body: Wire): Array<{ message: string; code?: number; kind?: string }> {
+  return Array.isArray(body?.errors) ? body.errors : [];
+}
+
+/** Throws for transport-level statuses and for errors that left no data; returns the body otherwise. */
+export function checkResponse(res: UpstreamResponse, operation: string): Wire {
+  const body = res.body as Wire;
+  if (res.status === 404) throw new UpstreamError('not_found', 'microblog', `${operation}: 404`, { status: 404 });
+  const errors = graphqlErrors(body);
+  const hasData = body?.data && typeof body.data === 'object' && Object.keys(body.data).length > 0;
+  if (errors.length > 0 && !hasData) {
+    const first = errors[0];
+    const code = first.code ?? (first as Wire).extensions?.code;
+    if (NOT_FOUND_CODES.has(code) || /not found|no status found|_Missing/i.test(first.message ?? '')) {
+      throw new UpstreamError('not_found', 'microblog', `${operation}: ${first.message}`, { status: res.status });
+    }
+    if (SUSPENDED_CODES.has(code)) {
+      throw new UpstreamError('not_public', 'microblog', `${operation}: ${first.message}`, { reason: 'suspended', status: res.status });
+    }
+    throw new UpstreamError('unavailable', 'microblog', `${operation} failed: ${first.message}`, { status: res.status });
+  }
+  if (res.status >= 400) {
+    throw new UpstreamError('unavailable', 'microblog', `${operation}: upstream answered ${res.status}`, { status: res.status });
+  }
+  return body;
+}
+
+const USER_REASONS: Record<string, NotPublicReason> = {
+  Suspended: 'suspended',
+  Protected: 'protected',
+  Deactivated: 'deactivated',
+  Withheld: 'withheld',
+  GeoWithheld: 'withheld',
+};
+
+/** A `UserUnavailable` result as an error: suspended/protected/… are not public; anything else does not exist. */
+export function userUnavailableError(reason: string, who: string): UpstreamError {
+  const mapped = USER_REASONS[reason];
+  return mapped
+    ? new UpstreamError('not_public', 'microblog', `account ${who} is ${mapped}`, { reason: mapped })
+    : new UpstreamError('not_found', 'microblog', `account ${who} not found (${reason})`);
+}
+
+/** A tombstoned or unavailable post as an error. */
+export function tweetUnavailableError(reason: string, id: string): UpstreamError {
+  const mapped = USER_REASONS[reason];
+  return mapped
+    ? new UpstreamError('not_public', 'microblog', `post ${id}: author ${mapped}`, { reason: mapped })
+    : new UpstreamError('not_found', 'microblog', `post ${id} not available (${reason})`);
+}
+
+/** Anything unexpected while reading a body becomes `unavailable`: a raw exception never leaves a client. */
+export function asUpstreamError(error: unknown, operation: string): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  return new UpstreamError('unavailable', 'microblog', `${operation}: unreadable response (${(error as Error)?.message ?? String(error)})`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,123 @@
+import type { MicroblogEntities, MicroblogPost, MicroblogPostBase } from '../shapes/microblog-shapes.ts';
+import { mapArticle } from './microblog-article-mapper.ts';
+import { tweetMediaList } from './microblog-media-mapper.ts';
+import { mapAuthor, unavailableUserReason, userUsername } from './microblog-user-mapper.ts';
+import { parseClassicDate, unescapeHtml } from './microblog-text.ts';
+import { postUrl, toCount, type Wire } from './wire.ts';
+
+/**
+ * Tweet results → posts (FIELD-NOTES 2.3–2.5). `TweetWithVisibilityResults` wraps the tweet in `.tweet`;
+ * `TweetTombstone`, `TweetUnavailable` and empty slots are posts that cannot be returned (null).
+ */
+export function unwrapTweet(result: Wire): Wire | null {
+  if (!result || typeof result !== 'object') return null;
+  if (result.__typename === 'TweetWithVisibilityResults') return result.tweet ? unwrapTweet(result.tweet) : null;
+  if (result.__typename && result.__typename !== 'Tweet') return null;
+  if (!result.rest_id || !result.legacy) return null;
+  return result;
+}
+
+/** Why a tweet result is not a post: `TweetTombstone` text, `TweetUnavailable` reason, or null for a tweet. */
+export function unavailableTweetReason(result: Wire): string | null {
+  if (unwrapTweet(result)) return null;
+  if (result?.__typename === 'TweetTombstone') return String(result.tombstone?.text?.text ?? 'Tombstone');
+  if (result?.__typename === 'TweetUnavailable') return String(result.reason ?? 'Unavailable');
+  return 'Unavailable';
+}
+
+interface TextEntity {
+  indices: [number, number];
+  replacement: string;
+}
+
+/** Replaces t.co links by their targets; `indices` count code points of the text as sent (escaped for full_text). */
+function expandLinks(points: string[], urls: TextEntity[]): string[] {
+  const out = points.slice();
+  for (const u of [...urls].sort((a, b) => b.indices[0] - a.indices[0])) {
+    const [start, end] = u.indices;
+    if (start < 0 || end > out.length || start >= end) continue;
+    out.splice(start, end - start, u.replacement);
+  }
+  return out;
+}
+
+function linkEntities(urls: Wire[] | undefined): TextEntity[] {
+  return (urls ?? [])
+    .filter((u) => Array.isArray(u.indices) && typeof u.expanded_url === 'string')
+    .map((u) => ({ indices: [u.indices[0], u.indices[1]] as [number, number], replacement: u.expanded_url }));
+}
+
+function entitiesOf(set: Wire): MicroblogEntities {
+  return {
+    hashtags: (set?.hashtags ?? []).map((h: Wire) => String(h.text)),
+    mentions: (set?.user_mentions ?? []).map((m: Wire) => String(m.screen_name)),
+    urls: (set?.urls ?? []).map((u: Wire) => String(u.expanded_url ?? u.url)),
+  };
+}
+
+function noteOf(t: Wire): Wire | null {
+  const note = t.note_tweet?.note_tweet_results?.result;
+  return note && typeof note.text === 'string' ? note : null;
+}
+
+/**
+ * Full text: a long post's note text (never HTML-escaped) or `full_text` (HTML-escaped). For full_text the
+ * visible part ends at `display_text_range[1]` (the trailing media links are cut); both keep the leading
+ * reply mentions. Short links are replaced by their targets.
+ */
+export function postText(t: Wire): string {
+  const note = noteOf(t);
+  if (note) return expandLinks(Array.from(note.text), linkEntities(note.entity_set?.urls)).join('');
+  const legacy = t.legacy;
+  const points = Array.from(String(legacy.full_text ?? ''));
+  const end = Array.isArray(legacy.display_text_range) ? legacy.display_text_range[1] : points.length;
+  const visible = expandLinks(points.slice(0, end), linkEntities(legacy.entities?.urls));
+  return unescapeHtml(visible.join(''));
+}
+
+function mapBase(t: Wire): MicroblogPostBase | null {
+  const author = t.core?.user_results?.result;
+  if (unavailableUserReason(author) !== null) return null;
+  const l = t.legacy;
+  const id = String(t.rest_id);
+  const note = noteOf(t);
+  const article = t.article?.article_results?.result;
+  return {
+    id,
+    text: postText(t),
+    url: postUrl(userUsername(author), id),
+    lang: l.lang ?? null,
+    createdAt: parseClassicDate(l.created_at),
+    conversationId: l.conversation_id_str ?? null,
+    inReplyToId: l.in_reply_to_status_id_str ?? null,
+    author: mapAuthor(author),
+    likeCount: toCount(l.favorite_count),
+    repostCount: toCount(l.retweet_count),
+    replyCount: toCount(l.reply_count),
+    viewCount: toCount(t.views?.count),
+    quoteCount: toCount(l.quote_count),
+    bookmarkCount: toCount(l.bookmark_count),
+    media: tweetMediaList(l),
+    entities: entitiesOf(note ? note.entity_set : l.entities),
+    article: article?.rest_id ? mapArticle(article, t, false) : null,
+  };
+}
+
+/** A quoted or reposted post: one level only, so its own quote/repost is not followed. */
+export function mapPostBase(result: Wire): MicroblogPostBase | null {
+  const t = unwrapTweet(result);
+  return t ? mapBase(t) : null;
+}
+
+export function mapPost(result: Wire): MicroblogPost | null {
+  const t = unwrapTweet(result);
+  if (!t) return null;
+  const base = mapBase(t);
+  if (!base) return null;
+  return {
+    ...base,
+    // Quotes sit at the tweet's top level; reposts inside legacy.
+    quotedPost: t.quoted_status_result?.result ? mapPostBase(t.quoted_status_result.result) : null,
+    repostedPost: t.legacy.retweeted_status_result?.result ? mapPostBase(t.legacy.retweeted_status_result.result) : null,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Text helpers for the microblog wire format. Upstream offsets (tweet entity `indices`, `display_text_range`,
+ * Article style and entity ranges) count Unicode code points; the spec promises UTF-16 code units, which is also
+ * what JavaScript strings index by.
+ */
+
+/** UTF-16 offset of the code point at `codePointOffset` (clamped to the text's end). */
+export function codePointToUtf16(text: string, codePointOffset: number): number {
+  let units = 0;
+  let points = 0;
+  for (const ch of text) {
+    if (points >= codePointOffset) return units;
+    units += ch.length;
+    points += 1;
+  }
+  return units;
+}
+
+/** Converts a code-point range to a UTF-16 `{offset, length}` range of the same text. */
+export function codePointRangeToUtf16(text: string, offset: number, length: number): { offset: number; length: number } {
+  const start = codePointToUtf16(text, offset);
+  const end = codePointToUtf16(text, offset + length);
+  return { offset: start, length: end - start };
+}
+
+/** Slices by code points, as the upstream's indices mean. */
+export function sliceCodePoints(text: string, start: number, end?: number): string {
+  return Array.from(text).slice(start, end).join('');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
+
+/** `legacy.full_text` arrives HTML-escaped (`&amp;`, `&lt;`, `&gt;`); note-tweet text does not, so only full_text goes through this. */
+export function unescapeHtml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#39);/g, (_m, name: string) => ENTITIES[name]);
+}
+
+/** Escapes what `full_text` escapes, for serialising text in the wire format. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `Wed Jul 08 21:59:10 +0000 2026` → ISO 8601. */
+export function parseClassicDate(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new TypeError(`Unparseable microblog date: ${value}`);
+  return new Date(ms).toISOString();
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** ISO / epoch ms → the classic `EEE MMM dd HH:mm:ss +0000 yyyy` the platform sends. */
+export function formatClassicDate(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000 ${d.getUTCFullYear()}`;
+}
+
+/** Epoch seconds or milliseconds (number or numeric string) → ISO 8601, or null when absent. */
+export function epochToIso(value: unknown, unit: 's' | 'ms'): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return null;
+  return new Date(unit === 's' ? n * 1000 : n).toISOString();
+}

@@ -1,0 +1,165 @@
+import { Pool } from 'undici';
+import { UpstreamError } from './upstream-error.ts';
+import { RateLimitGate } from './rate-limit-gate.ts';
+import { fullJitterDelay, parseRetryAfterMs, sleep } from './retry-policy.ts';
+
+export type UpstreamQuery = Record<string, string | number | boolean | undefined>;
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface UpstreamHttpClientOptions {
+  baseUrl: string;
+  platform: 'forum' | 'microblog';
+  timeoutMs?: number;
+  maxRetries?: number;
+  headers?: Record<string, string>;
+  connections?: number;
+  /** Backoff base and ceiling for full-jitter retries. */
+  retryBaseMs?: number;
+  retryCapMs?: number;
+  /** A 429 whose Retry-After asks for longer than this is given up on at once rather than waited out. */
+  retryAfterCapMs?: number;
+  /** Longest wait for an exhausted rate-limit window before sending anyway. */
+  rateLimitWaitCapMs?: number;
+}
+
+/** Statuses worth another attempt: the upstream or a proxy in front of it is momentarily overloaded. */
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * The one outbound HTTP client both platform clients use. It only ever issues GETs, so every retry is safe.
+ * It returns 2xx–4xx (except 429) to the caller, because only the platform client knows whether a 403/404
+ * body means "not found" or "not public"; transport failures, timeouts, 5xx and exhausted 429s become
+ * `UpstreamError('unavailable')`.
+ */
+export class UpstreamHttpClient {
+  readonly stats = { requests: 0, retries: 0 };
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly platform: 'forum' | 'microblog';
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly headers: Record<string, string>;
+  private readonly retryBaseMs: number;
+  private readonly retryCapMs: number;
+  private readonly retryAfterCapMs: number;
+  private readonly gate: RateLimitGate;
+
+  constructor(opts: UpstreamHttpClientOptions) {
+    const base = new URL(opts.baseUrl);
+    this.pool = new Pool(base.origin, {
+      connections: opts.connections ?? 16,
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+    });
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.platform = opts.platform;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.maxRetries = opts.maxRetries ?? 2;
+    this.headers = { accept: 'application/json', ...opts.headers };
+    this.retryBaseMs = opts.retryBaseMs ?? 100;
+    this.retryCapMs = opts.retryCapMs ?? 2_000;
+    this.retryAfterCapMs = opts.retryAfterCapMs ?? 5_000;
+    this.gate = new RateLimitGate(opts.rateLimitWaitCapMs ?? 5_000);
+  }
+
+  async getJson(path: string, query?: UpstreamQuery): Promise<UpstreamResponse> {
+    const fullPath = this.basePath + path + encodeQuery(query);
+    let lastProblem = 'no attempt made';
+    let lastStatus: number | undefined;
+    let lastCause: unknown;
+    for (let attempt = 0; attempt <= this.maxRetries; attempt++) {
+      if (attempt > 0) this.stats.retries++;
+      await this.gate.waitIfExhausted();
+      this.stats.requests++;
+      let outcome: Attempt;
+      try {
+        outcome = await this.attempt(fullPath);
+      } catch (cause) {
+        lastProblem = describeTransportError(cause);
+        lastStatus = undefined;
+        lastCause = cause;
+        if (attempt < this.maxRetries) await sleep(fullJitterDelay(attempt, this.retryBaseMs, this.retryCapMs));
+        continue;
+      }
+      this.gate.observe(outcome.headers);
+      const { status } = outcome;
+      if (status === 429) {
+        lastProblem = 'upstream rate limit (429)';
+        lastStatus = 429;
+        const retryAfter = parseRetryAfterMs(outcome.headers['retry-after']);
+        if (retryAfter !== undefined && retryAfter > this.retryAfterCapMs) break;
+        if (attempt < this.maxRetries) {
+          await sleep(retryAfter ?? fullJitterDelay(attempt, this.retryBaseMs, this.retryCapMs));
+        }
+        continue;
+      }
+      if (status >= 500) {
+        lastProblem = `upstream answered ${status}`;
+        lastStatus = status;
+        if (!RETRYABLE_STATUSES.has(status)) break;
+        if (attempt < this.maxRetries) await sleep(fullJitterDelay(attempt, this.retryBaseMs, this.retryCapMs));
+        continue;
+      }
+      if (status >= 200 && status < 300 && outcome.parseFailed) {
+        throw new UpstreamError('unavailable', this.platform, 'upstream sent a body that is not JSON', { status });
+      }
+      return { status, headers: outcome.headers, body: outcome.body };
+    }
+    throw new UpstreamError('unavailable', this.platform, `${this.platform} upstream unavailable: ${lastProblem}`, {
+      status: lastStatus,
+      cause: lastCause,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async attempt(path: string): Promise<Attempt> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    try {
+      const res = await this.pool.request({ method: 'GET', path, headers: this.headers, signal: controller.signal });
+      const text = await res.body.text();
+      const headers = res.headers as Record<string, string | string[] | undefined>;
+      if (text.length === 0) return { status: res.statusCode, headers, body: null, parseFailed: false };
+      try {
+        return { status: res.statusCode, headers, body: JSON.parse(text), parseFailed: false };
+      } catch {
+        return { status: res.statusCode, headers, body: text, parseFailed: true };
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+interface Attempt {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  parseFailed: boolean;
+}
+
+function encodeQuery(query: UpstreamQuery | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const encoded = params.toString();
+  return encoded ? `?${encoded}` : '';
+}
+
+function describeTransportError(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code}: ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}

@@ -1,0 +1,19 @@
+import { ServiceError } from '../schema/error-catalogue.ts';
+import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import type { Limits, Usage } from '../schema/types/account.ts';
+
+function workspaceOf(ctx: RequestContext): string {
+  // The pipeline authenticates before any key-only field runs.
+  if (!ctx.principal) throw new ServiceError('internal_error');
+  return ctx.principal.workspaceId;
+}
+
+const gone = () => new ServiceError('not_found', { message: 'The account no longer exists.', details: { resource: 'workspace' } });
+
+export async function usage(ctx: RequestContext): Promise<Usage> {
+  return (await ctx.deps.account.usage(workspaceOf(ctx))) ?? Promise.reject(gone());
+}
+
+export async function limits(ctx: RequestContext): Promise<Limits> {
+  return (await ctx.deps.account.limits(workspaceOf(ctx))) ?? Promise.reject(gone());
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import type { OperationSpec } from '../schema/catalogue/operation.ts';
+import { UNIT_PRICES } from '../schema/catalogue/operation.ts';
+import { ERROR_CATALOGUE } from '../schema/error-catalogue.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Named shapes (`.meta({ id })`) shared by several operations, lifted into `components.schemas`. */
+type Components = Record<string, JsonSchema>;
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(inner),
+    ]),
+  );
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): JsonSchema {
+  const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+    const { id: _id, ...clean } = definition;
+    components[name] ??= rewriteRefs(clean) as JsonSchema;
+  }
+  const { id: _id, ...body } = rest;
+  return rewriteRefs(body) as JsonSchema;
+}
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'The request failed validation; `details` names the field.',
+  '401': 'The key is missing, malformed, unknown, expired or revoked.',
+  '402': 'Out of credit, or spending is paused (billed operations).',
+  '403': 'The key lacks a required scope; `details.requiredScope` names it.',
+  '404': 'No such resource, or it is not public.',
+  '429': 'Rate limit exhausted (see `Retry-After`), or credits held by calls in flight (`details.reason` = `credits_held`).',
+  '500': 'Unexpected error; retry with backoff.',
+  '503': 'A source was unreachable; retry with backoff.',
+};
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function operationObject(op: OperationSpec, components: Components): JsonSchema {
+  const input = jsonSchema(op.input, 'input', components) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const properties = input.properties ?? {};
+  const required = new Set(input.required ?? []);
+  const pathParams = [...op.rest.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]);
+  const inQuery = op.rest.method === 'GET' || op.rest.method === 'DELETE';
+  const parameters = Object.entries(properties)
+    .filter(([name]) => pathParams.includes(name) || inQuery)
+    .map(([name, schema]) => ({
+      name,
+      in: pathParams.includes(name) ? 'path' : 'query',
+      required: pathParams.includes(name) || required.has(name),
+      ...(schema.description ? { description: schema.description } : {}),
+      schema,
+      ...(name in (op.example as Record<string, unknown>) ? { example: (op.example as Record<string, unknown>)[name] } : {}),
+    }));
+  const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)));
+  const envelope = op.rest.envelope !== false;
+  const meta: JsonSchema = {
+    type: 'object',
+    properties: {
+      requestId: { type: 'string' },
+      ...Object.fromEntries((op.result?.meta ?? []).map((member) => [member, {}])),
+    },
+    required: ['requestId', ...(op.result?.metaAlways ?? [])],
+  };
+  const data = jsonSchema(op.output, 'output', components);
+  const successStatus = String(op.rest.successStatus ?? 200);
+  const responses: Record<string, JsonSchema> = {
+    [successStatus]: {
+      description: 'Success.',
+      content: {
+        'application/json': {
+          schema: envelope ? { type: 'object', properties: { data, meta }, required: ['data', 'meta'] } : data,
+        },
+      },
+    },
+  };
+  if (op.rest.statusFromData) {
+    responses['503'] = { description: 'A required dependency is unavailable.', content: { 'application/json': { schema: data } } };
+  }
+  if (op.authentication === 'none') {
+    responses['405'] = { description: 'Wrong method; see `Allow`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+  }
+  if (op.authentication === 'key') {
+    for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    }
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.description.split('. ')[0],
+    description: op.description,
+    tags: [op.tag],
+    security: op.authentication === 'key' ? [{ bearerAuth: [] }] : [],
+    ...(parameters.length ? { parameters } : {}),
+    ...(!inQuery && Object.keys(bodyProperties).length
+      ? {
+          requestBody: {
+            required: [...required].some((name) => !pathParams.includes(name)),
+            content: {
+              'application/json': {
+                schema: { ...input, properties: bodyProperties, required: [...required].filter((name) => !pathParams.includes(name)) },
+                example: Object.fromEntries(Object.entries(op.example as Record<string, unknown>).filter(([name]) => !pathParams.includes(name))),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    'x-svc-billing': {
+      minimumCredits: op.billing.minimumCredits,
+      rateLimitWeight: op.billing.rateLimitWeight,
+      units: op.billing.units.map((unit) => ({ unit, credits: UNIT_PRICES[unit] })),
+    },
+    'x-mcp-tool': op.tool,
+    ...(op.scopes.length ? { 'x-svc-scopes': op.scopes } : {}),
+  };
+}
+
+/** The OpenAPI 3.1.0 document, generated from the catalogue in the same loop that registers the routes. */
+export function buildOpenApi(operations: readonly OperationSpec[], version: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const components: Components = {};
+  for (const op of operations) {
+    const path = openApiPath(op.rest.path);
+    paths[path] ??= {};
+    paths[path][op.rest.method.toLowerCase()] = operationObject(op, components);
+  }
+  const tags = [...new Set(operations.map((op) => op.tag))].map((name) => ({ name, description: `${name} operations.` }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Conversation Data Service',
+      version,
+      description: 'One API over public conversations on a forum platform and a microblog platform. Prepaid credits; every operation carries `x-svc-billing`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '{base_url}', description: 'The service.', variables: { base_url: { default: 'http://localhost:8080', description: 'Base URL of the service.' } } }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_live_…` or `svc_test_…`.' } },
+      schemas: {
+        ...components,
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['error', 'meta'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'retryable'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+                message: { type: 'string' },
+                retryable: { type: 'boolean' },
+                details: { type: 'object', additionalProperties: true },
+              },
+            },
+            meta: { type: 'object', required: ['requestId'], properties: { requestId: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+}

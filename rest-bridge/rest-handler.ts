@@ -1,0 +1,53 @@
+import type { OperationSpec } from '../schema/catalogue/operation.ts';
+import { isServiceError } from '../schema/error-catalogue.ts';
+import type { OperationExecutor } from '../schema/execute-operation.ts';
+import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import { variablesFor } from './request-input.ts';
+import { createRouteTable } from './route-table.ts';
+
+export interface RestRequest {
+  method: string;
+  url: URL;
+  contentType: string | undefined;
+  /** The raw body; empty when none was sent. */
+  body: string;
+}
+
+function parseBody(request: RestRequest, requestId: string): { ok: true; value: unknown } | { ok: false; response: EnvelopeResponse } {
+  if (request.body.length === 0) return { ok: true, value: undefined };
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.contentType ?? '')) {
+    return { ok: false, response: errorEnvelope(requestId, 'unsupported_media_type', 'Request bodies must be sent with Content-Type: application/json.', { field: 'content-type' }) };
+  }
+  try {
+    return { ok: true, value: JSON.parse(request.body) };
+  } catch (error) {
+    return { ok: false, response: errorEnvelope(requestId, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}`, { field: 'body' }) };
+  }
+}
+
+/** The `/v1` bridge (and `/health`, `/ready`): each route turns path, query and body into one catalogue operation. */
+export function createRestHandler(executor: OperationExecutor, operations: readonly OperationSpec[]) {
+  const table = createRouteTable(operations);
+  return async function handle(request: RestRequest, ctx: RequestContext): Promise<EnvelopeResponse> {
+    const match = table.match(request.method, request.url.pathname);
+    if (match.kind === 'not_found') return errorEnvelope(ctx.requestId, 'not_found', `No operation at ${request.method} ${request.url.pathname}.`, { path: request.url.pathname });
+    if (match.kind === 'method_not_allowed') {
+      const response = errorEnvelope(ctx.requestId, 'method_not_allowed', `${request.method} is not allowed on ${request.url.pathname}; use ${match.allow.join(', ')}.`, { allow: match.allow });
+      return { ...response, headers: { allow: match.allow.join(', ') } };
+    }
+    const { op } = match.route;
+    const body = parseBody(request, ctx.requestId);
+    if (!body.ok) return body.response;
+    let variables: Record<string, unknown>;
+    try {
+      variables = variablesFor(op, match.params, request.url.searchParams, body.value);
+    } catch (error) {
+      if (!isServiceError(error)) throw error;
+      const ext = error.extensions;
+      return errorEnvelope(ctx.requestId, ext.code, error.message, ext.details);
+    }
+    const result = await executor(op, variables, ctx);
+    return toEnvelope(op, result, ctx.requestId);
+  };
+}

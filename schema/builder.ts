@@ -1,0 +1,46 @@
+import SchemaBuilder from '@pothos/core';
+import ValidationPlugin from '@pothos/plugin-validation';
+import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { ServiceError } from './error-catalogue.ts';
+import type { RequestContext } from './pipeline/request-context.ts';
+
+interface ValidationIssue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+}
+
+function issuePath(issue: ValidationIssue): string {
+  return (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
+}
+
+/** Turns a zod (standard schema) failure into the catalogue's 400 whose `details` names each field. */
+export function validationFailure(issues: readonly ValidationIssue[]): ServiceError {
+  const fields = issues.map((issue) => ({ field: issuePath(issue), message: issue.message }));
+  const first = fields[0];
+  return new ServiceError('invalid_request', {
+    message: first ? `Invalid value for '${first.field}': ${first.message}` : 'The request failed validation.',
+    details: { field: first?.field ?? null, issues: fields },
+  });
+}
+
+export const builder = new SchemaBuilder<{
+  Context: RequestContext;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ValidationPlugin],
+  defaultFieldNullability: false,
+  validation: {
+    validationError: (result) => validationFailure(result.issues as readonly ValidationIssue[]),
+  },
+});
+
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('JSON', JSONResolver);
+builder.queryType({ description: 'Read operations over both platforms, account and system state.' });
+
+/** The builder's schema types, for typing object refs built outside a type file. */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { LimitsShape, UsageShape } from '../types/account.ts';
+import { defineOperation, FREE } from './operation.ts';
+
+export const getUsage = defineOperation({
+  operationId: 'getUsage',
+  description: "The account's credit balance, credits held by calls in flight, free grant, tier and spending pause. Free; any valid key.",
+  graphql: { kind: 'query', field: 'usage', document: 'query getUsage { usage { ...UsageFields } }' },
+  rest: { method: 'GET', path: '/v1/usage' },
+  tool: 'get_usage',
+  authentication: 'key',
+  scopes: [],
+  billing: FREE,
+  input: z.object({}),
+  output: UsageShape,
+  tag: 'Account',
+  example: {},
+});
+
+export const getLimits = defineOperation({
+  operationId: 'getLimits',
+  description: "The ceilings of the account's tier: rate limit per minute, monitors, webhooks, hourly schedules. Free; any valid key.",
+  graphql: { kind: 'query', field: 'limits', document: 'query getLimits { limits { ...LimitsFields } }' },
+  rest: { method: 'GET', path: '/v1/limits' },
+  tool: 'get_limits',
+  authentication: 'key',
+  scopes: [],
+  billing: FREE,
+  input: z.object({}),
+  output: LimitsShape,
+  tag: 'Account',
+  example: {},
+});

@@ -1,0 +1,12 @@
+import type { OperationSpec } from './operation.ts';
+import * as account from './account.ts';
+import * as system from './system.ts';
+
+/** Every operation of the service. Each domain file contributes its entries here. */
+export const OPERATIONS: readonly OperationSpec[] = [...Object.values(system), ...Object.values(account)] as OperationSpec[];
+
+const byKey = new Map(OPERATIONS.map((op) => [`${op.graphql.kind}:${op.graphql.field}`, op]));
+
+export function operationByField(kind: 'query' | 'mutation', field: string): OperationSpec | undefined {
+  return byKey.get(`${kind}:${field}`);
+}

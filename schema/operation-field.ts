@@ -1,0 +1,37 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { z } from 'zod';
+import { builder } from './builder.ts';
+import type { OperationSpec } from './catalogue/operation.ts';
+import type { RequestContext } from './pipeline/request-context.ts';
+import { argsFromZod } from './zod-graphql.ts';
+
+type Resolve<Input extends z.ZodObject> = (
+  args: z.output<Input>,
+  ctx: RequestContext,
+  info: GraphQLResolveInfo,
+) => unknown;
+
+/**
+ * Registers the GraphQL root field of a catalogue operation: its arguments and their validation come from
+ * the catalogue's zod input, so GraphQL, REST and MCP all validate with the same schema.
+ */
+export function operationField<Input extends z.ZodObject>(
+  op: OperationSpec<Input>,
+  // The payload type: any Pothos output type reference.
+  type: unknown,
+  resolve: Resolve<Input>,
+  options: { nullable?: boolean } = {},
+): void {
+  const register = op.graphql.kind === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
+  register(op.graphql.field, (t) => {
+    const args = argsFromZod(t as never, op.input);
+    // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
+    return t.field({
+      type: type as never,
+      nullable: (options.nullable ?? false) as never,
+      description: op.description,
+      args: (Object.keys(args).length ? t.validate(args, op.input as never) : {}) as never,
+      resolve: (_root, args, ctx, info) => resolve(args as z.output<Input>, ctx, info) as never,
+    });
+  });
+}

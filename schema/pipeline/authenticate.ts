@@ -1,0 +1,19 @@
+import { ServiceError } from '../error-catalogue.ts';
+import type { Principal, RequestContext } from './request-context.ts';
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/** Resolves the caller from the `Authorization` header once per call; 401 for anything but a live key. */
+export async function authenticate(ctx: RequestContext): Promise<Principal> {
+  if (ctx.principal) return ctx.principal;
+  const header = ctx.authorization;
+  if (!header) throw new ServiceError('unauthenticated', { message: 'Missing Authorization header: send `Authorization: Bearer <API_KEY>`.', details: { reason: 'missing' } });
+  const match = BEARER.exec(header.trim());
+  if (!match) throw new ServiceError('unauthenticated', { message: 'The Authorization header must be `Bearer <API_KEY>`.', details: { reason: 'malformed' } });
+  const result = await ctx.deps.authenticate(match[1]);
+  if ('failure' in result) {
+    throw new ServiceError('unauthenticated', { message: `The API key is ${result.failure}.`, details: { reason: result.failure } });
+  }
+  ctx.principal = result;
+  return result;
+}

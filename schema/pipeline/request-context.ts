@@ -1,0 +1,41 @@
+import type { Meter } from './meter.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+/** The authenticated caller: an API key of a workspace (the account). */
+export interface Principal {
+  keyId: string;
+  workspaceId: string;
+  label: 'live' | 'test';
+  scopes: readonly string[];
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export type Surface = 'graphql' | 'rest' | 'mcp';
+
+/** Per-call context shared by the pipeline and resolvers. Built once per HTTP request (per MCP tool call). */
+export interface RequestContext {
+  requestId: string;
+  surface: Surface;
+  /** The raw `Authorization` header, checked by the pipeline only when an operation needs a key. */
+  authorization: string | undefined;
+  principal?: Principal;
+  meter: Meter;
+  deps: ServiceDeps;
+  /** Headers the pipeline wants on the HTTP response (credits, rate limit). */
+  responseHeaders: Record<string, string>;
+  /** Per-request memo (dataloaders and the like), created lazily by resolvers. */
+  memo: Map<string, unknown>;
+  /** The clock, injectable for tests of expiry and month rollover. */
+  now: () => Date;
+}
+
+/** Per-request memoised value, e.g. a dataloader set; never shared across requests. */
+export function memoised<T>(ctx: RequestContext, key: string, create: () => T): T {
+  let value = ctx.memo.get(key) as T | undefined;
+  if (value === undefined) {
+    value = create();
+    ctx.memo.set(key, value);
+  }
+  return value;
+}

@@ -1,0 +1,51 @@
+import type { Limits, Usage } from '../types/account.ts';
+import type { Principal } from './request-context.ts';
+
+export type AuthenticationResult = Principal | { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+
+/** A credit reservation held while a billed call runs. */
+export interface Admission {
+  readonly id: string;
+  readonly reserved: number;
+}
+
+/**
+ * Credit metering hook of the pipeline. `admit` throws a ServiceError (402 / 429 credits_held) to refuse;
+ * `settle` charges what the call returned and releases the rest; `release` gives everything back.
+ */
+export interface BillingGate {
+  admit(principal: Principal, request: { minimumCredits: number; reserveCredits: number }): Promise<Admission>;
+  settle(principal: Principal, admission: Admission, credits: number): Promise<{ charged: number; remaining: number }>;
+  release(principal: Principal, admission: Admission): Promise<{ remaining: number }>;
+  remaining(principal: Principal): Promise<number>;
+}
+
+/** Rate-limit hook of the pipeline: throws a ServiceError (429 with Retry-After) when the weight does not fit. */
+export interface RateGate {
+  consume(principal: Principal, weight: number): Promise<void>;
+}
+
+/**
+ * What the schema layer needs from the outside world, injected by the service composition root, so that
+ * resolvers stay testable and the schema never constructs adapters itself.
+ */
+export interface ServiceDeps {
+  serviceName: string;
+  version: string;
+  authenticate(secret: string): Promise<AuthenticationResult>;
+  databaseReady(): Promise<boolean>;
+  billing: BillingGate;
+  rateLimits: RateGate;
+  /** Secret for signing cursors. */
+  cursorSecret: string;
+  /** Platform adapters, registered by the composition root (typed by each platform's resolvers). */
+  platforms: Record<string, unknown>;
+  /** Account operations (usage, limits, whoami details). */
+  account: AccountPort;
+}
+
+/** Account state for the account operations; null when the workspace no longer exists. */
+export interface AccountPort {
+  usage(workspaceId: string): Promise<Usage | null>;
+  limits(workspaceId: string): Promise<Limits | null>;
+}

@@ -1,0 +1,113 @@
+import { getOperationAST, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { OperationSpec } from '../catalogue/operation.ts';
+import { UNIT_PRICES } from '../catalogue/operation.ts';
+import { ServiceError } from '../error-catalogue.ts';
+import { grants } from '../../adapters/identity/scopes.ts';
+import { authenticate } from './authenticate.ts';
+import { toCatalogueError } from './error-mapping.ts';
+import { rootFieldsOf, type RootField } from './root-fields.ts';
+import type { Admission } from './service-deps.ts';
+import type { Principal, RequestContext } from './request-context.ts';
+
+interface PlannedField extends RootField {
+  op: OperationSpec;
+}
+
+/** Most credits one call of `op` can cost: the reservation taken on admission. */
+export function reservationFor(op: OperationSpec): number {
+  let credits = op.billing.minimumCredits;
+  for (const [unit, count] of Object.entries(op.billing.maxUnits ?? {})) {
+    credits += UNIT_PRICES[unit as keyof typeof UNIT_PRICES] * (count ?? 0);
+  }
+  return credits;
+}
+
+function checkScopes(principal: Principal, fields: PlannedField[]): void {
+  for (const { op } of fields) {
+    if (op.scopes.length === 0) continue;
+    if (!op.scopes.some((scope) => grants(principal.scopes, scope))) {
+      throw new ServiceError('insufficient_scope', {
+        message: `This key lacks the scope ${op.scopes.join(' or ')} needed by ${op.operationId}.`,
+        details: { requiredScope: op.scopes[0], acceptedScopes: op.scopes, operationId: op.operationId },
+      });
+    }
+  }
+}
+
+function setCreditHeaders(ctx: RequestContext, charged: number, remaining: number | undefined): void {
+  ctx.responseHeaders['x-credits-charged'] = String(charged);
+  if (remaining !== undefined) ctx.responseHeaders['x-credits-remaining'] = String(remaining);
+}
+
+/**
+ * The one pipeline every call passes through, whichever surface it came from: authentication, scopes,
+ * rate limit, credit admission before execution; error mapping and credit settlement after it.
+ */
+export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: string) => OperationSpec | undefined): Plugin {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as unknown as RequestContext;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation || operation.operation === 'subscription') return;
+      const fields: PlannedField[] = [];
+      for (const root of rootFieldsOf(operation, args.document)) {
+        const op = byField(operation.operation, root.fieldName);
+        if (op) fields.push({ ...root, op });
+      }
+      let admission: Admission | undefined;
+      try {
+        if (fields.some(({ op }) => op.authentication === 'key')) {
+          const principal = await authenticate(ctx);
+          checkScopes(principal, fields);
+          await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
+          const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
+          if (minimumCredits > 0) {
+            const reserveCredits = fields.reduce((sum, { op }) => sum + reservationFor(op), 0);
+            admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits });
+          }
+        }
+      } catch (error) {
+        ctx.responseHeaders['x-credits-charged'] = '0';
+        if (ctx.principal) {
+          const remaining = await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined);
+          setCreditHeaders(ctx, 0, remaining);
+        }
+        setResultAndStopExecution({ errors: [toCatalogueError(error)] });
+        return;
+      }
+      return {
+        async onExecuteDone({ result, setResult }) {
+          if (!isSingleResult(result)) return;
+          const errors = result.errors?.map(toCatalogueError);
+          const failed = new Set(errors?.map((error) => String(error.path?.[0] ?? '*')));
+          const credits = failed.has('*')
+            ? 0
+            : fields
+                .filter(({ responseKey }) => !failed.has(responseKey))
+                .reduce((sum, { responseKey, op }) => sum + op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? ctx.meter.creditsOf(responseKey) : 0), 0);
+          const principal = ctx.principal;
+          let charged = 0;
+          let remaining: number | undefined;
+          if (principal && admission) {
+            if (credits > 0) ({ charged, remaining } = await ctx.deps.billing.settle(principal, admission, credits));
+            else ({ remaining } = await ctx.deps.billing.release(principal, admission));
+          } else if (principal) {
+            remaining = await ctx.deps.billing.remaining(principal);
+          }
+          if (principal) setCreditHeaders(ctx, charged, remaining);
+          setResult({
+            ...result,
+            ...(errors ? { errors } : {}),
+            ...(principal ? { extensions: { ...result.extensions, credits: { charged, remaining } } } : {}),
+          });
+        },
+      };
+    },
+  };
+}
+
+function isSingleResult(result: unknown): result is ExecutionResult {
+  return typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);
+}
+

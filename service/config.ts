@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  /** Embedded database, lock file, operator token and demo key live here. */
+  dataDir: string;
+  /** A real PostgreSQL server; absent → embedded PGlite under `dataDir`. */
+  databaseUrl?: string;
+  forumUpstreamUrl?: string;
+  microblogUpstreamUrl?: string;
+  operatorToken?: string;
+  /** Build string `<build_hash>-<timestamp>`; derived from git when not given. */
+  version?: string;
+  /** Create the demo workspace and key on first start. */
+  demo: boolean;
+}
+
+function port(value: string | undefined): number {
+  if (value === undefined || value === '') return 8080;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`PORT must be an integer 0-65535, got '${value}'`);
+  return parsed;
+}
+
+/** Configuration from the environment; every variable is optional (the embedded default needs none). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    port: port(env.PORT),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.SVC_DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    forumUpstreamUrl: env.FORUM_UPSTREAM_URL || undefined,
+    microblogUpstreamUrl: env.MICROBLOG_UPSTREAM_URL || undefined,
+    operatorToken: env.SVC_OPERATOR_TOKEN || undefined,
+    version: env.SVC_BUILD_VERSION || undefined,
+    demo: env.SVC_DEMO !== 'false',
+  };
+}

@@ -1,0 +1,32 @@
+import { createYoga } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { operationByField } from '../schema/catalogue/index.ts';
+import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
+import { useOperationPolicy } from '../schema/pipeline/use-operation-policy.ts';
+import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import { schema } from '../schema/schema.ts';
+
+export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
+
+/** graphql-yoga with the one policy pipeline; the REST and MCP bridges run through the same instance. */
+export function createGraphQLServer() {
+  return createYoga<RequestContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: { title: 'Conversation Data Service' },
+    landingPage: false,
+    logging: false,
+    maskedErrors: { maskError: (error) => toCatalogueError(error) as GraphQLError },
+    plugins: [
+      useOperationPolicy(operationByField),
+      {
+        onResponse({ response, serverContext }) {
+          const ctx = serverContext as Partial<RequestContext> | undefined;
+          if (!ctx?.responseHeaders) return;
+          for (const [name, value] of Object.entries(ctx.responseHeaders)) response.headers.set(name, value);
+          if (ctx.requestId) response.headers.set('x-request-id', ctx.requestId);
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
+import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
+import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { Meter } from '../schema/pipeline/meter.ts';
+import type { RequestContext, Surface } from '../schema/pipeline/request-context.ts';
+import type { ServiceDeps } from '../schema/pipeline/service-deps.ts';
+import type { GraphQLServer } from './graphql-server.ts';
+import { BodyTooLargeError, readBody } from './read-body.ts';
+import { requestIdFrom } from './request-id.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpRoutes {
+  deps: ServiceDeps;
+  graphql: GraphQLServer;
+  rest: ReturnType<typeof createRestHandler>;
+  mcp: ReturnType<typeof createMcpBridge>;
+  openApiJson: string;
+  /** Operator-only API; answers null for paths it does not own. */
+  operator: (req: IncomingMessage, body: string, requestId: string) => Promise<EnvelopeResponse | null>;
+  now: () => Date;
+}
+
+function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, requestId: string): RequestContext {
+  return {
+    requestId,
+    surface,
+    authorization: req.headers.authorization,
+    meter: new Meter(),
+    deps: routes.deps,
+    responseHeaders: {},
+    memo: new Map(),
+    now: routes.now,
+  };
+}
+
+function send(res: ServerResponse, requestId: string, response: EnvelopeResponse, extraHeaders: Record<string, string> = {}): void {
+  const body = JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+    ...extraHeaders,
+    ...response.headers,
+  });
+  res.end(body);
+}
+
+function toWebRequest(req: IncomingMessage, body: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = req.method ?? 'GET';
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method,
+    headers,
+    ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
+  });
+}
+
+async function sendWeb(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<void> {
+  const outgoing: Record<string, string> = {};
+  response.headers.forEach((value, name) => (outgoing[name] = value));
+  res.writeHead(response.status, { ...outgoing, ...headers });
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+  });
+}
+
+/** The one HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready and the operator API. */
+export function createHttpServer(routes: HttpRoutes): Server {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (path === '/graphql') {
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'));
+      await routes.graphql(req, res, newContext(routes, req, 'graphql', requestId));
+      return;
+    }
+    if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+      res.end(routes.openApiJson);
+      return;
+    }
+    let body: string;
+    try {
+      body = await readBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
+      throw error;
+    }
+    if (path === '/mcp') {
+      const ctx = newContext(routes, req, 'mcp', requestId);
+      const response = await routes.mcp.handle(toWebRequest(req, body), ctx);
+      if (response instanceof Response) return sendWeb(res, response, { 'x-request-id': requestId, ...ctx.responseHeaders });
+      return send(res, requestId, response);
+    }
+    if (path.startsWith('/operator/')) {
+      const response = await routes.operator(req, body, requestId);
+      if (response) return send(res, requestId, response);
+    }
+    const ctx = newContext(routes, req, 'rest', requestId);
+    const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body }, ctx);
+    send(res, requestId, response, ctx.responseHeaders);
+  };
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('[svc] request failed', error);
+      const requestId = requestIdFrom(undefined);
+      if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));
+      else res.destroy();
+    });
+  });
+  return server;
+}

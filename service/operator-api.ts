@@ -1,0 +1,132 @@
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import type { IdentityStore } from '../adapters/identity/identity-store.ts';
+import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
+import { invalidScopes } from '../adapters/identity/scopes.ts';
+import { IdentityError, type IdentityErrorKind } from '../adapters/identity/identity-error.ts';
+import { isServiceError, type ErrorCode } from '../schema/error-catalogue.ts';
+import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { validationFailure } from '../schema/builder.ts';
+
+const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
+  invalid_scope: 'invalid_request',
+  invalid_expiry: 'invalid_request',
+  invalid_label: 'invalid_request',
+  unknown_person: 'not_found',
+  unknown_workspace: 'not_found',
+  duplicate_email: 'conflict',
+};
+
+/** One operator route: method, path pattern, input schema and handler. */
+export interface OperatorRoute {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  input: z.ZodType;
+  run: (input: never, params: string[]) => Promise<{ status?: number; data: unknown } | null>;
+}
+
+const CreateWorkspace = z.strictObject({
+  name: z.string().min(1).max(120),
+  ownerEmail: z.email().optional(),
+});
+
+const CreateKey = z.strictObject({
+  workspaceId: z.uuid(),
+  scopes: z.array(z.string()).min(1),
+  label: z.enum(['live', 'test']).default('live'),
+  name: z.string().min(1).max(120).optional(),
+  /** Days until expiry (default 90); `null` for a key that never expires. */
+  expiresInDays: z.number().int().min(1).max(3650).nullable().default(90),
+});
+
+export function identityOperatorRoutes(identity: IdentityStore, now: () => Date): OperatorRoute[] {
+  return [
+    {
+      method: 'POST',
+      pattern: /^\/operator\/workspaces$/,
+      input: CreateWorkspace,
+      run: async (input: z.infer<typeof CreateWorkspace>) => {
+        const owner = input.ownerEmail
+          ? ((await identity.getPersonByEmail(input.ownerEmail)) ?? (await identity.createPerson({ email: input.ownerEmail, name: input.ownerEmail })))
+          : undefined;
+        const workspace = await identity.createWorkspace({ name: input.name, ownerPersonId: owner?.id });
+        return { status: 201, data: workspace };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/operator\/keys$/,
+      input: CreateKey,
+      run: async (input: z.infer<typeof CreateKey>) => {
+        const unknown = invalidScopes(input.scopes);
+        if (unknown.length) throw validationFailure([{ message: `unknown scope(s): ${unknown.join(', ')}`, path: ['scopes'] }]);
+        if (!(await identity.getWorkspace(input.workspaceId))) return null;
+        const created = await identity.createApiKey({
+          workspaceId: input.workspaceId,
+          label: input.label,
+          scopes: input.scopes,
+          name: input.name,
+          expiresAt: input.expiresInDays === null ? null : defaultKeyExpiry(now(), input.expiresInDays),
+        });
+        return { status: 201, data: created };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/operator\/keys\/([0-9a-f-]{36})\/revoke$/,
+      input: z.undefined().or(z.strictObject({})),
+      run: async (_input: unknown, [keyId]) => {
+        const key = await identity.revokeApiKey(keyId, now());
+        return key ? { data: key } : null;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/operator\/workspaces\/([0-9a-f-]{36})\/keys$/,
+      input: z.undefined(),
+      run: async (_input: unknown, [workspaceId]) => {
+        if (!(await identity.getWorkspace(workspaceId))) return null;
+        return { data: await identity.listKeys(workspaceId) };
+      },
+    },
+  ];
+}
+
+/**
+ * The operator-only API under `/operator/`, used by `npm run admin`. It is not part of the public catalogue:
+ * it authenticates with the operator token, never with an API key.
+ */
+export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candidate: string) => boolean) {
+  return async (req: IncomingMessage, body: string, requestId: string): Promise<EnvelopeResponse | null> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const candidate = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!candidate || !tokenMatches(candidate)) {
+      return errorEnvelope(requestId, 'unauthenticated', 'The operator API needs `Authorization: Bearer <operator token>`.');
+    }
+    const candidates = routes.filter((route) => route.pattern.test(url.pathname));
+    if (!candidates.length) return errorEnvelope(requestId, 'not_found', `No operator route at ${url.pathname}.`);
+    const route = candidates.find((r) => r.method === req.method);
+    if (!route) return { ...errorEnvelope(requestId, 'method_not_allowed'), headers: { allow: candidates.map((r) => r.method).join(', ') } };
+    let raw: unknown;
+    try {
+      raw = body.length ? JSON.parse(body) : undefined;
+    } catch {
+      return errorEnvelope(requestId, 'invalid_json', undefined, { field: 'body' });
+    }
+    const parsed = route.input.safeParse(raw);
+    if (!parsed.success) {
+      const failure = validationFailure(parsed.error.issues);
+      return errorEnvelope(requestId, 'invalid_request', failure.message, failure.extensions.details);
+    }
+    const params = route.pattern.exec(url.pathname)!.slice(1);
+    try {
+      const result = await route.run(parsed.data as never, params);
+      if (!result) return errorEnvelope(requestId, 'not_found');
+      return { status: result.status ?? 200, headers: {}, isError: false, body: { data: result.data, meta: { requestId } } };
+    } catch (error) {
+      if (error instanceof IdentityError) return errorEnvelope(requestId, IDENTITY_ERROR_CODES[error.kind], error.message, { field: error.field });
+      if (isServiceError(error)) return errorEnvelope(requestId, error.extensions.code, error.message, error.extensions.details);
+      throw error;
+    }
+  };
+}

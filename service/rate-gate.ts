@@ -1,0 +1,35 @@
+import type { CreditsService } from '../adapters/billing/credits-service.ts';
+import type { Tier } from '../adapters/billing/tiers.ts';
+import { ServiceError } from '../schema/error-catalogue.ts';
+import type { RateGate } from '../schema/pipeline/service-deps.ts';
+
+export interface WeightedLimiter {
+  consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+}
+
+/** How long a workspace's tier is reused for rate limiting; tiers only rise, on purchases, so a few seconds late is harmless. */
+const TIER_TTL_MS = 5_000;
+
+/** The pipeline's rate-limit hook: per account (workspace), weighted, ceiling from the account's tier. */
+export function createRateGate(limiter: WeightedLimiter, credits: CreditsService, now: () => number = Date.now): RateGate {
+  const tiers = new Map<string, { tier: Tier; until: number }>();
+  const tierOf = async (workspaceId: string): Promise<Tier> => {
+    const cached = tiers.get(workspaceId);
+    if (cached && cached.until > now()) return cached.tier;
+    const tier = (await credits.limits(workspaceId))?.tier ?? 'free';
+    if (tiers.size > 10_000) tiers.clear();
+    tiers.set(workspaceId, { tier, until: now() + TIER_TTL_MS });
+    return tier;
+  };
+  return {
+    async consume(principal, weight) {
+      const outcome = await limiter.consume(principal.workspaceId, await tierOf(principal.workspaceId), weight);
+      if (!outcome.ok) {
+        throw new ServiceError('rate_limited', {
+          details: { reason: 'rate_limited', weight, retryAfterSeconds: outcome.retryAfterSeconds },
+          headers: { 'retry-after': String(outcome.retryAfterSeconds) },
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../schema/catalogue/index.ts';
+import { withFragments } from '../../schema/zod-graphql.ts';
+import { connectMcp } from '../support/mcp.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  ({ key } = await svc.newKey({ scopes: ['read:social', 'usage:read', 'monitors:write', 'webhooks:write'] }));
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+function restCall(op: (typeof OPERATIONS)[number]) {
+  const example = { ...(op.example as Record<string, unknown>) };
+  let path = op.rest.path;
+  for (const [, name] of op.rest.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    path = path.replace(`:${name}`, encodeURIComponent(String(example[name])));
+    delete example[name];
+  }
+  if (op.rest.method === 'GET') {
+    const query = new URLSearchParams(Object.entries(example).map(([name, value]) => [name, String(value)]));
+    return svc.request(op.rest.method, query.size ? `${path}?${query}` : path, { key });
+  }
+  return svc.request(op.rest.method, path, { key, ...(Object.keys(example).length ? { body: example } : {}) });
+}
+
+describe('every catalogue operation answers on all three surfaces', () => {
+  it('has unique operation ids, GraphQL fields, tools and REST routes', () => {
+    for (const pick of [(op: (typeof OPERATIONS)[number]) => op.operationId, (op: (typeof OPERATIONS)[number]) => op.tool, (op: (typeof OPERATIONS)[number]) => op.graphql.field, (op: (typeof OPERATIONS)[number]) => `${op.rest.method} ${op.rest.path}`]) {
+      const values = OPERATIONS.map(pick);
+      expect(new Set(values).size).toBe(values.length);
+    }
+  });
+
+  it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over REST', async (_id, op) => {
+    const res = await restCall(op);
+    expect(res.status, JSON.stringify(res.body)).toBe(op.rest.successStatus ?? 200);
+    if (op.rest.envelope !== false) expect(res.body.meta.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
+  it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over GraphQL', async (_id, op) => {
+    const res = await svc.graphql(withFragments(op.graphql.document), op.example as Record<string, unknown>, key);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    expect(res.body.data[op.graphql.field]).toBeDefined();
+  });
+
+  it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over MCP', async (_id, op) => {
+    const client = await connectMcp(svc.url, key);
+    try {
+      const result = await client.callTool({ name: op.tool, arguments: op.example as Record<string, unknown> });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('/openapi.json', () => {
+  let document: any;
+  beforeAll(async () => {
+    document = (await svc.request('GET', '/openapi.json')).body;
+  });
+
+  it('is OpenAPI 3.1.0 with one {base_url} server, bearer security and a build version', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toHaveLength(1);
+    expect(document.servers[0].url).toBe('{base_url}');
+    expect(document.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.info.version).toMatch(/^[A-Za-z0-9]+-\d{8}T\d{6}Z$/);
+  });
+
+  it('lists every catalogue operation with x-svc-billing', () => {
+    for (const op of OPERATIONS) {
+      const path = op.rest.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const entry = document.paths[path]?.[op.rest.method.toLowerCase()];
+      expect(entry?.operationId, `${op.operationId} at ${path}`).toBe(op.operationId);
+      expect(entry['x-svc-billing']).toEqual({
+        minimumCredits: op.billing.minimumCredits,
+        rateLimitWeight: op.billing.rateLimitWeight,
+        units: op.billing.units.map((unit) => ({ unit, credits: expect.any(Number) })),
+      });
+    }
+  });
+
+  it('passes the Redocly OpenAPI linter', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(document));
+      const result = await promisify(execFile)(join(process.cwd(), 'node_modules/.bin/redocly'), ['lint', file, '--format=stylish'], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } }).catch((error: { stdout: string; stderr: string; code: number }) => error);
+      expect('code' in result ? `${result.stdout}\n${result.stderr}` : '').toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

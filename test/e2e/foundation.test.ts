@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeySecret } from '../../adapters/identity/key-material.ts';
+import { connectMcp } from '../support/mcp.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+describe('system endpoints', () => {
+  it('GET /health answers without authentication in the health body shape', async () => {
+    const res = await svc.request('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', service: 'conversation-data-service', version: 'test0000-20260101T000000Z', timestamp: expect.stringMatching(ISO) });
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-f-]{36}$/);
+  });
+
+  it('GET /ready reports ok while the database answers', async () => {
+    const res = await svc.request('GET', '/ready');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+    expect(Object.keys(res.body).sort()).toEqual(['service', 'status', 'timestamp', 'version']);
+  });
+
+  it('keeps a well-formed client request id and replaces a malformed one', async () => {
+    const kept = await svc.request('GET', '/health', { headers: { 'x-request-id': 'client-trace-1234' } });
+    expect(kept.headers.get('x-request-id')).toBe('client-trace-1234');
+    const replaced = await svc.request('GET', '/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('whoami and API keys', () => {
+  it('reports the key, its scopes and workspace in the envelope, free of charge', async () => {
+    const { key, keyId, workspaceId } = await svc.newKey({ scopes: ['read:forum', 'monitors:write'] });
+    expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]{22,}$/);
+    const res = await svc.request('GET', '/v1/whoami', { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ keyId, label: 'live', scopes: ['read:forum', 'monitors:write'], createdAt: expect.stringMatching(ISO), expiresAt: null, workspaceId });
+    expect(res.body.meta.requestId).toBe(res.headers.get('x-request-id'));
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(res.headers.get('x-credits-remaining')).toBe('5000');
+  });
+
+  it('labels test keys with the test prefix and reports expiry', async () => {
+    const expiresAt = new Date(Date.now() + 90 * 86_400_000);
+    const { key } = await svc.newKey({ label: 'test', expiresAt });
+    expect(key.startsWith('svc_test_')).toBe(true);
+    const res = await svc.request('GET', '/v1/whoami', { key });
+    expect(res.body.data.label).toBe('test');
+    expect(new Date(res.body.data.expiresAt).getTime()).toBe(expiresAt.getTime());
+  });
+
+  it.each([
+    ['missing', undefined, 'missing'],
+    ['malformed header', 'Token abc', 'malformed'],
+    ['malformed key', 'Bearer not-a-key', 'malformed'],
+    ['unknown key', `Bearer ${generateKeySecret('live').secret}`, 'unknown'],
+  ])('401 for a %s key', async (_name, authorization, reason) => {
+    const res = await svc.request('GET', '/v1/whoami', { headers: authorization ? { authorization } : {} });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({ code: 'unauthenticated', retryable: false, details: { reason } });
+    expect(res.body.meta.requestId).toEqual(expect.any(String));
+  });
+
+  it('401 the moment a key expires, with no grace period', async () => {
+    const { key } = await svc.newKey({ expiresAt: new Date(Date.now() + 1_500) });
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    const res = await svc.request('GET', '/v1/whoami', { key });
+    expect(res.status).toBe(401);
+    expect(res.body.error.details.reason).toBe('expired');
+  });
+
+  it('revocation through the operator API takes effect immediately', async () => {
+    const { key, keyId } = await svc.newKey();
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    const revoked = await svc.operator('POST', `/operator/keys/${keyId}/revoke`);
+    expect(revoked.status).toBe(200);
+    const res = await svc.request('GET', '/v1/whoami', { key });
+    expect(res.status).toBe(401);
+    expect(res.body.error.details.reason).toBe('revoked');
+  });
+});
+
+describe('REST envelope and errors', () => {
+  it('404 envelope for an unknown /v1 path', async () => {
+    const res = await svc.request('GET', '/v1/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String), retryable: false, details: { path: '/v1/nothing-here' } }, meta: { requestId: expect.any(String) } });
+  });
+
+  it('405 with Allow for a wrong method', async () => {
+    const res = await svc.request('DELETE', '/v1/whoami');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('400 naming an unknown query parameter', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('GET', '/v1/whoami?verbose=1', { key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'verbose' } });
+  });
+
+  it('413 for a body over 1 MiB, before reading it', async () => {
+    const res = await svc.request('POST', '/v1/whoami', { rawBody: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+  });
+});
+
+describe('GraphQL surface', () => {
+  it('answers whoami with credits in extensions and headers', async () => {
+    const { key, keyId } = await svc.newKey();
+    const res = await svc.graphql('{ whoami { keyId label } }', undefined, key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.whoami).toEqual({ keyId, label: 'live' });
+    expect(res.body.extensions.credits).toEqual({ charged: 0, remaining: 5000 });
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('maps a missing key to 401 with the catalogue code', async () => {
+    const res = await svc.graphql('{ whoami { keyId } }');
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'unauthenticated', retryable: false });
+  });
+
+  it('rejects a malformed query with 400 invalid_request', async () => {
+    const res = await svc.graphql('{ whoami { ', undefined);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('invalid_request');
+  });
+
+  it('serves GraphiQL on GET', async () => {
+    const res = await svc.request('GET', '/graphql', { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(String(res.body)).toContain('graphiql');
+  });
+
+  it('lets system fields through without a key', async () => {
+    const res = await svc.graphql('{ health { status } readiness { status } }');
+    expect(res.body.data).toEqual({ health: { status: 'ok' }, readiness: { status: 'ok' } });
+  });
+});
+
+describe('MCP surface', () => {
+  it.each(['auto', 'legacy'] as const)('the official client (%s negotiation) lists tools and calls whoami', async (mode) => {
+    const { key, keyId } = await svc.newKey();
+    const client = await connectMcp(svc.url, key, mode);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['whoami', 'get_health', 'get_readiness']));
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { data: { keyId: string } }).data.keyId).toBe(keyId);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a connection without a valid key with 401', async () => {
+    const res = await svc.request('POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.body.error.code).toBe('unauthenticated');
+  });
+});

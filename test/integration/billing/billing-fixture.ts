@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { billingDbFromOrm, type BillingDb } from '../../../adapters/billing/billing-sql.ts';
+import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+
+/** A test file's own database with the service's migrations applied, and billing's SQL access to it. */
+export interface BillingFixture {
+  database: TestDatabase;
+  orm: Orm;
+  db: BillingDb;
+  /** Another ORM (own pool) on the same database: a second service instance. */
+  openInstance(): Promise<Orm>;
+  createWorkspace(options: { freeGrant: boolean }): Promise<string>;
+  /** Sum of the workspace's ledger rows by part (call `credits.ledger()` first to fold pending charges). */
+  ledgerTotals(workspaceId: string): Promise<{ credits: number; free: number; bought: number; charges: number; chargeRows: number }>;
+  close(): Promise<void>;
+}
+
+export async function openBillingFixture(): Promise<BillingFixture> {
+  const database = await createTestDatabase();
+  const orm = await initOrm({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+  const db = billingDbFromOrm(orm);
+  const others: Orm[] = [];
+  return {
+    database,
+    orm,
+    db,
+    async openInstance() {
+      const other = await initOrm({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      others.push(other);
+      return other;
+    },
+    async createWorkspace({ freeGrant }) {
+      const id = randomUUID();
+      await db.all(`insert into workspace (id, name, receives_free_grant, created_at) values (?, 'billing test', ?, now())`, [id, freeGrant]);
+      return id;
+    },
+    async ledgerTotals(workspaceId) {
+      const [row] = await db.all<Record<string, unknown>>(
+        `select coalesce(sum(credits), 0) as credits, coalesce(sum(free_credits), 0) as free,
+           coalesce(sum(bought_credits), 0) as bought,
+           coalesce(sum(credits) filter (where kind = 'charge'), 0) as charges,
+           count(*) filter (where kind = 'charge') as charge_rows
+         from billing_ledger_entry where workspace_id = ?`,
+        [workspaceId],
+      );
+      return {
+        credits: Number(row.credits),
+        free: Number(row.free),
+        bought: Number(row.bought),
+        charges: Number(row.charges),
+        chargeRows: Number(row.charge_rows),
+      };
+    },
+    async close() {
+      for (const other of others) await other.close(true);
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start: string): { now: () => Date; set(iso: string): void; advance(ms: number): void } {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = new Date(iso);
+    },
+    advance: (ms) => {
+      current = new Date(current.getTime() + ms);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initOrm, pingDatabase, type Orm } from '../../../adapters/db/orm.ts';
+import { MIGRATIONS } from '../../../adapters/db/migrations/index.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+
+describe('database migrations', () => {
+  let db: TestDatabase;
+  let orm: Orm;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const started = performance.now();
+    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+    console.info(`[${db.backend}] cold init + migrate: ${Math.round(performance.now() - started)} ms`);
+  });
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('applies every committed migration, in order', async () => {
+    const executed = await orm.migrator.getExecuted();
+    expect(executed.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+    expect(await orm.migrator.getPending()).toEqual([]);
+  });
+
+  it('creates the identity tables', async () => {
+    const rows = await orm.em
+      .getConnection()
+      .execute<{ table_name: string }[]>(
+        "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+      );
+    const tables = rows.map((row) => row.table_name);
+    expect(tables).toEqual(expect.arrayContaining(['person', 'workspace', 'membership', 'api_key']));
+  });
+
+  it('leaves no difference between the identity entities and the migrated schema', async () => {
+    // Migrations are hand-written: this is what catches an entity and its migration drifting apart.
+    // Scoped to the identity tables; each domain owns the agreement of its own entities and migrations.
+    const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
+    const identityStatements = diff
+      .split(/;\s*\n/)
+      .map((statement) => statement.trim())
+      .filter((statement) => /"(person|workspace|membership|api_key)"/.test(statement));
+    expect(identityStatements).toEqual([]);
+  });
+
+  it('is idempotent: a second start applies nothing and keeps the data', async () => {
+    await orm.em.getConnection().execute("insert into person (id, email, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'kept@example.com', 'Kept', now())");
+    await orm.close(true);
+    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+    expect((await orm.migrator.getExecuted()).length).toBe(MIGRATIONS.length);
+    const rows = await orm.em.getConnection().execute<{ email: string }[]>('select email from person');
+    expect(rows.map((row) => row.email)).toEqual(['kept@example.com']);
+  });
+
+  it('answers the readiness ping', async () => {
+    expect(await pingDatabase(orm)).toBe(true);
+  });
+});
+
+describe('readiness ping on an unavailable database', () => {
+  it('reports false at once when nothing listens', async () => {
+    const orm = await initOrm({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', migrate: false });
+    try {
+      expect(await pingDatabase(orm, 500)).toBe(false);
+    } finally {
+      await orm.close(true);
+    }
+  });
+
+  it('reports false within its timeout when the server accepts but never answers', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+    const { port } = silent.address() as AddressInfo;
+    const orm = await initOrm({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, migrate: false });
+    try {
+      const started = performance.now();
+      expect(await pingDatabase(orm, 300)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await orm.close(true);
+      silent.close();
+    }
+  });
+});

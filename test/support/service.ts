@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService, type StartOptions } from '../../service/start.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestService {
+  service: RunningService;
+  url: string;
+  db: TestDatabase;
+  /** A new workspace with a key holding `scopes` (default: every read scope). */
+  newKey(options?: { scopes?: string[]; label?: 'live' | 'test'; expiresAt?: Date | null; workspaceId?: string }): Promise<{ key: string; keyId: string; workspaceId: string }>;
+  request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<HttpResult<T>>;
+  operator<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+/** Starts the whole service on a free loopback port with a database of the test file's own. */
+export async function startTestService(options: StartOptions & { env?: Record<string, string> } = {}): Promise<TestService> {
+  const db = await createTestDatabase();
+  const dataDir = db.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
+  const service = await startService(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: db.databaseUrl,
+      operatorToken: 'test-operator-token-0123456789abcdef',
+      version: 'test0000-20260101T000000Z',
+      demo: false,
+      forumUpstreamUrl: options.env?.FORUM_UPSTREAM_URL,
+      microblogUpstreamUrl: options.env?.MICROBLOG_UPSTREAM_URL,
+    },
+    options,
+  );
+  const url = service.url;
+
+  const request = async (method: string, path: string, opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Non-JSON bodies (GraphiQL HTML) are returned as text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as any };
+  };
+
+  return {
+    service,
+    url,
+    db,
+    async newKey(opts = {}) {
+      const workspaceId = opts.workspaceId ?? (await service.identity.createWorkspace({ name: 'Test workspace' })).id;
+      const created = await service.identity.createApiKey({
+        workspaceId,
+        label: opts.label ?? 'live',
+        scopes: opts.scopes ?? ['read:social', 'usage:read'],
+        expiresAt: opts.expiresAt === undefined ? null : opts.expiresAt,
+      });
+      return { key: created.key, keyId: created.keyId, workspaceId };
+    },
+    request,
+    graphql: (query, variables, key) => request('POST', '/graphql', { key, body: { query, variables } }),
+    operator: (method, path, body) => request(method, path, { body, headers: { authorization: 'Bearer test-operator-token-0123456789abcdef' } }),
+    async close() {
+      await service.close();
+      await db.drop();
+      if (!db.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
