@@ -1,13 +1,45 @@
+import { createForumClient } from '../adapters/forum/forum-client.ts';
+import { startForumSim, type ForumSim } from '../adapters/sim/forum/forum-sim.ts';
+import type { PlatformClients } from '../schema/pipeline/service-deps.ts';
 import type { ServiceConfig } from './config.ts';
 
 /** The upstream platform clients the resolvers use, and what must be closed on shutdown. */
 export interface Platforms {
-  clients: Record<string, unknown>;
+  clients: PlatformClients;
   /** Base URLs of the in-process simulated platforms, when they run. */
   simulated: Record<string, string>;
+  /** The in-process simulated platforms (tests drive their worlds and fault injectors). */
+  sims: { forum?: ForumSim };
   close(): Promise<void>;
 }
 
-export async function startPlatforms(_config: ServiceConfig): Promise<Platforms> {
-  return { clients: {}, simulated: {}, close: async () => {} };
+/**
+ * Points each platform's client at its configured upstream, or at an in-process simulated platform served
+ * over loopback HTTP in the real wire format, so the same client code runs either way.
+ */
+export async function startPlatforms(config: ServiceConfig): Promise<Platforms> {
+  const closers: Array<() => Promise<void>> = [];
+  const simulated: Record<string, string> = {};
+  const sims: Platforms['sims'] = {};
+  try {
+    let forumUrl = config.forumUpstreamUrl;
+    if (!forumUrl) {
+      sims.forum = await startForumSim();
+      closers.push(sims.forum.close);
+      forumUrl = simulated.forum = sims.forum.url;
+    }
+    const forum = createForumClient({ baseUrl: forumUrl });
+    closers.push(() => forum.close());
+    return {
+      clients: { forum },
+      simulated,
+      sims,
+      close: async () => {
+        for (const close of closers.splice(0).reverse()) await close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
 }

@@ -18,7 +18,8 @@ export const MicroblogAuthorShape = z
     followersCount: z.int().min(0).describe('Followers when read'),
     profileImageUrl: z.string().nullable().describe('Avatar URL'),
   })
-  .describe('The account that published a post');
+  .describe('The account that published a post')
+  .meta({ id: 'MicroblogAuthor' });
 
 export const MicroblogMediaShape = z
   .object({
@@ -30,7 +31,8 @@ export const MicroblogMediaShape = z
       .describe('Image for a photo; highest-bitrate MP4 for video or GIF; null when only a stream is offered'),
     previewImageUrl: z.string().nullable().describe('Poster frame for video; null for photos and GIFs'),
   })
-  .describe('One attached photo, video or GIF, in display order');
+  .describe('One attached photo, video or GIF, in display order')
+  .meta({ id: 'MicroblogMedia' });
 
 export const MicroblogEntitiesShape = z
   .object({
@@ -38,7 +40,8 @@ export const MicroblogEntitiesShape = z
     mentions: z.array(z.string()).describe('Mentioned handles without @'),
     urls: z.array(z.string()).describe('Expanded link targets, not short links'),
   })
-  .describe('Hashtags, mentions and links in the text');
+  .describe('Hashtags, mentions and links in the text')
+  .meta({ id: 'MicroblogEntities' });
 
 export const ArticleMediaShape = z
   .object({
@@ -48,7 +51,8 @@ export const ArticleMediaShape = z
     width: z.int().min(0).nullable().describe('Pixels'),
     height: z.int().min(0).nullable().describe('Pixels'),
   })
-  .describe('An image or video of an Article');
+  .describe('An image or video of an Article')
+  .meta({ id: 'ArticleMedia' });
 
 export const ArticleStyleShape = z
   .object({
@@ -56,7 +60,8 @@ export const ArticleStyleShape = z
     length: z.int().min(0).describe('Length in UTF-16 code units'),
     style: z.string().describe('`Bold`, `Italic`, `Strikethrough`, and others'),
   })
-  .describe('An inline style range of a block');
+  .describe('An inline style range of a block')
+  .meta({ id: 'ArticleStyle' });
 
 export const ArticleEntityShape = z
   .object({
@@ -70,7 +75,8 @@ export const ArticleEntityShape = z
     postId: z.string().nullable().describe('Embedded post id'),
     markdown: z.string().nullable().describe('MARKDOWN snippet source'),
   })
-  .describe('An entity range of a block: a link, an embed, a divider or a Markdown snippet');
+  .describe('An entity range of a block: a link, an embed, a divider or a Markdown snippet')
+  .meta({ id: 'ArticleEntity' });
 
 export const ArticleBlockShape = z
   .object({
@@ -84,7 +90,8 @@ export const ArticleBlockShape = z
     styles: z.array(ArticleStyleShape).describe('Inline styles'),
     entities: z.array(ArticleEntityShape).describe('Links, embeds, dividers and snippets'),
   })
-  .describe('One block of an Article body');
+  .describe('One block of an Article body')
+  .meta({ id: 'ArticleBlock' });
 
 export const ArticleShape = z
   .object({
@@ -103,7 +110,8 @@ export const ArticleShape = z
     postUrl: z.string().describe('URL of the post carrying the Article'),
     author: MicroblogAuthorShape,
   })
-  .describe('A long-form Article carried by a post');
+  .describe('A long-form Article carried by a post')
+  .meta({ id: 'Article' });
 
 const postMembers = {
   id: z.string().describe('Numeric id as a string (exceeds 2^53)'),
@@ -129,7 +137,8 @@ const postMembers = {
 
 export const MicroblogPostBaseShape = z
   .object(postMembers)
-  .describe('A quoted or reposted post: the members of a post without `quotedPost` and `repostedPost`');
+  .describe('A quoted or reposted post: the members of a post without `quotedPost` and `repostedPost`')
+  .meta({ id: 'MicroblogEmbeddedPost' });
 
 export const MicroblogPostShape = z
   .object({
@@ -139,7 +148,8 @@ export const MicroblogPostShape = z
       'Set when this post is a repost; read the original text and counts here',
     ),
   })
-  .describe('A microblog post');
+  .describe('A microblog post')
+  .meta({ id: 'MicroblogPost' });
 
 export const MicroblogProfileShape = z
   .object({
@@ -164,7 +174,8 @@ export const MicroblogProfileShape = z
         'True when only approved followers see the posts; posts, replies, media and relationship lists are then unavailable',
       ),
   })
-  .describe('A microblog account');
+  .describe('A microblog account')
+  .meta({ id: 'MicroblogProfile' });
 
 export const AboutDetailsShape = z
   .object({
@@ -190,8 +201,11 @@ export const AboutDetailsShape = z
             count: z.int().min(0).nullable().describe('Number of username changes'),
             lastChangedAt: dateTime.nullable().describe('Last username change'),
           })
-          .describe('Username change history'),
+          .describe('Username change history')
+          .meta({ id: 'UsernameChanges' }),
       })
+      .describe('About-this-account details')
+      .meta({ id: 'AboutProfile' })
       .nullable()
       .describe('About-this-account details'),
     verificationInfo: z
@@ -199,10 +213,13 @@ export const AboutDetailsShape = z
         isIdentityVerified: z.boolean().nullable().describe('Identity verified by the platform'),
         verifiedSince: dateTime.nullable().describe('Verified since'),
       })
+      .describe('Verification details')
+      .meta({ id: 'VerificationInfo' })
       .nullable()
       .describe('Verification details'),
   })
-  .describe('About-this-account details');
+  .describe('About-this-account details')
+  .meta({ id: 'AboutDetails' });
 
 export const MicroblogListShape = z
   .object({
@@ -216,7 +233,8 @@ export const MicroblogListShape = z
     ownerId: z.string().describe('Owner account id'),
     owner: MicroblogAuthorShape.nullable().describe('Owner; null only when the platform omits it'),
   })
-  .describe('A public microblog List');
+  .describe('A public microblog List')
+  .meta({ id: 'MicroblogList' });
 
 export const MicroblogSpaceParticipantShape = z
   .object({
@@ -226,7 +244,8 @@ export const MicroblogSpaceParticipantShape = z
     verified: z.boolean().describe('Carries a verification checkmark'),
     profileImageUrl: z.string().nullable().describe('Avatar URL'),
   })
-  .describe('A host or speaker of a Space');
+  .describe('A host or speaker of a Space')
+  .meta({ id: 'MicroblogSpaceParticipant' });
 
 export const MicroblogSpaceShape = z
   .object({
@@ -244,7 +263,8 @@ export const MicroblogSpaceShape = z
     hosts: z.array(MicroblogSpaceParticipantShape).describe('Creator and co-hosts'),
     speakers: z.array(MicroblogSpaceParticipantShape).describe('Speakers other than hosts'),
   })
-  .describe('A live audio Space');
+  .describe('A live audio Space')
+  .meta({ id: 'MicroblogSpace' });
 
 export const EditHistoryShape = z
   .object({
@@ -259,7 +279,8 @@ export const EditHistoryShape = z
       .array(MicroblogPostShape)
       .describe('The versions the platform still returns, oldest first (older versions may be missing)'),
   })
-  .describe("A post's edit history");
+  .describe("A post's edit history")
+  .meta({ id: 'MicroblogEditHistory' });
 
 export type MicroblogAuthor = z.infer<typeof MicroblogAuthorShape>;
 export type MicroblogMedia = z.infer<typeof MicroblogMediaShape>;

@@ -1,3 +1,4 @@
+import type { ForumClient } from '../../adapters/forum/forum-client.ts';
 import type { Limits, Usage } from '../types/account.ts';
 import type { Principal } from './request-context.ts';
 
@@ -25,6 +26,11 @@ export interface RateGate {
   consume(principal: Principal, weight: number): Promise<void>;
 }
 
+/** One client per upstream platform. */
+export interface PlatformClients {
+  forum: ForumClient;
+}
+
 /**
  * What the schema layer needs from the outside world, injected by the service composition root, so that
  * resolvers stay testable and the schema never constructs adapters itself.
@@ -38,8 +44,8 @@ export interface ServiceDeps {
   rateLimits: RateGate;
   /** Secret for signing cursors. */
   cursorSecret: string;
-  /** Platform adapters, registered by the composition root (typed by each platform's resolvers). */
-  platforms: Record<string, unknown>;
+  /** Upstream platform clients, built by the composition root. */
+  platforms: PlatformClients;
   /** Account operations (usage, limits, whoami details). */
   account: AccountPort;
 }

@@ -1,0 +1,68 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ServiceError } from '../error-catalogue.ts';
+import type { RequestContext } from './request-context.ts';
+
+/**
+ * Opaque, signed cursors bound to the exact request they came from.
+ *
+ * A cursor is `<payload>.<mac>`: the payload (base64url JSON) names the operation, a digest of every other
+ * parameter of the request, and the paging state (an upstream token, a resolved account…); the MAC is
+ * HMAC-SHA256 over the payload with the service's secret. A hand-edited cursor fails the MAC; a cursor sent
+ * with another operation or changed parameters fails the binding. Both are 400 `invalid_cursor`, never a
+ * silent restart at page one.
+ */
+
+export const MAX_CURSOR_LENGTH = 4096;
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+function bindingOf(operationId: string, params: Record<string, unknown>): string {
+  const { cursor: _cursor, ...rest } = params;
+  return createHash('sha256').update(`${operationId}\n${canonical(rest)}`).digest('base64url').slice(0, 22);
+}
+
+function mac(secret: string, payload: string): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
+}
+
+/** The `nextCursor` for a page: binds `state` to this operation and these parameters (the cursor itself excluded). */
+export function signCursor(ctx: RequestContext, operationId: string, params: Record<string, unknown>, state: unknown): string {
+  const payload = Buffer.from(JSON.stringify({ o: operationId, b: bindingOf(operationId, params), s: state })).toString('base64url');
+  const cursor = `${payload}.${mac(ctx.deps.cursorSecret, payload).toString('base64url')}`;
+  if (cursor.length > MAX_CURSOR_LENGTH) throw new Error(`cursor for ${operationId} exceeds ${MAX_CURSOR_LENGTH} chars`);
+  return cursor;
+}
+
+function invalid(message: string): ServiceError {
+  return new ServiceError('invalid_cursor', { message, details: { field: 'cursor' } });
+}
+
+/** The paging state of `params.cursor`, or undefined on a first page; 400 for a tampered or foreign cursor. */
+export function readCursor<State>(ctx: RequestContext, operationId: string, params: Record<string, unknown>): State | undefined {
+  const cursor = params.cursor;
+  if (cursor === undefined || cursor === null) return undefined;
+  if (typeof cursor !== 'string') throw invalid('The cursor must be a string taken from meta.nextCursor.');
+  const dot = cursor.indexOf('.');
+  if (dot <= 0) throw invalid('The cursor is malformed: send meta.nextCursor back unchanged.');
+  const payload = cursor.slice(0, dot);
+  const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
+  const expected = mac(ctx.deps.cursorSecret, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw invalid('The cursor was altered: send meta.nextCursor back unchanged.');
+  }
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { o: string; b: string; s: State };
+  if (decoded.o !== operationId || decoded.b !== bindingOf(operationId, params)) {
+    throw invalid('The cursor belongs to another request: repeat the exact request it came from (same path and parameters).');
+  }
+  return decoded.s;
+}

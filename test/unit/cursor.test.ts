@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
+import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+
+const ctx = { deps: { cursorSecret: 'secret-one-0123456789' } } as RequestContext;
+const params = { query: 'cats', limit: 25, includeNsfw: false };
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return (error as { extensions?: { code?: string } }).extensions?.code;
+  }
+  return undefined;
+}
+
+describe('signed cursors', () => {
+  it('round-trips the paging state for the same request', () => {
+    const cursor = signCursor(ctx, 'searchSubforums', params, { after: 't5_abc', page: 2 });
+    expect(readCursor(ctx, 'searchSubforums', { ...params, cursor })).toEqual({ after: 't5_abc', page: 2 });
+  });
+
+  it('is undefined on a first page', () => {
+    expect(readCursor(ctx, 'searchSubforums', params)).toBeUndefined();
+  });
+
+  it('ignores parameter order but not parameter values', () => {
+    const cursor = signCursor(ctx, 'searchSubforums', params, 1);
+    expect(readCursor(ctx, 'searchSubforums', { includeNsfw: false, limit: 25, query: 'cats', cursor })).toBe(1);
+    expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, limit: 26, cursor }))).toBe('invalid_cursor');
+  });
+
+  it('refuses a cursor from another operation', () => {
+    const cursor = signCursor(ctx, 'searchSubforums', params, 1);
+    expect(codeOf(() => readCursor(ctx, 'searchForumPosts', { ...params, cursor }))).toBe('invalid_cursor');
+  });
+
+  it('refuses a hand-edited cursor', () => {
+    const cursor = signCursor(ctx, 'searchSubforums', params, { after: 't5_abc' });
+    const [payload, mac] = cursor.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), s: { after: 't5_zzz' } })).toString('base64url');
+    expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor: `${forged}.${mac}` }))).toBe('invalid_cursor');
+    expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor: 'garbage' }))).toBe('invalid_cursor');
+  });
+
+  it('refuses a cursor signed with another secret', () => {
+    const other = { deps: { cursorSecret: 'secret-two-0123456789' } } as RequestContext;
+    const cursor = signCursor(other, 'searchSubforums', params, 1);
+    expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor }))).toBe('invalid_cursor');
+  });
+});
