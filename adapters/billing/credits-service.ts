@@ -9,6 +9,8 @@ import { DEFAULT_TIERS, tierForNetPurchases, type Tier, type TierLimits, type Ti
 export const FREE_GRANT_CREDITS = 5_000;
 /** How long a reservation holds credits if its call never settles: well above any call's upstream timeouts. */
 export const DEFAULT_RESERVATION_TTL_MS = 120_000;
+/** Admissions fold settled charges into the ledger once this many wait: one account-row write per batch. */
+export const FOLD_BATCH = 16;
 
 /** Credits held by one billed call in flight. `credits` is the most `settle` will ever charge for it. */
 export interface Reservation {
@@ -114,7 +116,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     const period = monthStart(now);
     const previous = new Date(Date.UTC(period.getUTCFullYear(), period.getUTCMonth() - 1, 1));
     const values = {
-      workspaceId, ...times(now), grant,
+      workspaceId, ...times(now), grant, foldAtLeast: 1,
       expiryNote: `free grant for ${monthLabel(previous)} expired: unused credits do not roll over`,
       grantNote: `free grant for ${monthLabel(period)}`,
     };
@@ -168,7 +170,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       ...(options.durable ? [] : [bind(sql.ASYNC_COMMIT, {})]),
       bind(sql.LOCK_ADMISSIONS, values),
       bind(statement, values),
-      bind(sql.FOLD, values),
+      bind(sql.FOLD, { ...values, foldAtLeast: FOLD_BATCH }),
     ];
     const results = await db.atomic(steps);
     return results[steps.length - 2] as T[];
@@ -268,7 +270,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
 
     async ledger(workspaceId, { limit = 100 } = {}) {
       if (!UUID.test(workspaceId)) return [];
-      await db.all(...spread(bind(sql.FOLD, { workspaceId, ...times(clock()) })));
+      await db.all(...spread(bind(sql.FOLD, { workspaceId, foldAtLeast: 1, ...times(clock()) })));
       const rows = await db.all<Record<string, unknown>>(...spread(bind(sql.LIST_LEDGER, { workspaceId, limit })));
       return rows.map((row) => ({
         id: toInt(row.id),

@@ -61,21 +61,26 @@ with stale as (
 select count(*)::int as renewed from renewed`;
 
 /**
- * Folds pending charges into ledger rows and the account row, in settlement order, free grant first. Only
- * charges up to the end of the account's grant period are folded, so a charge made after the month turned
- * waits for RENEW_FREE_GRANT and is paid from the new grant. Charges are capped at the folded balance (the
- * admission rules keep them within it; the cap only guards the CHECK constraints against clock skew).
+ * Folds pending charges into ledger rows and the account row, in settlement order, free grant first, once at
+ * least `:foldAtLeast` are waiting (admissions fold in batches, so a hot account row is written once per batch;
+ * readers of the ledger fold everything). Only charges up to the end of the account's grant period are folded,
+ * so a charge made after the month turned waits for RENEW_FREE_GRANT and is paid from the new grant. Charges
+ * are capped at the folded balance (the admission rules keep them within it; the cap only guards the CHECK
+ * constraints against clock skew between instances). The account row is locked only when there is work.
  */
 export const FOLD = `
-with account as (
-  select workspace_id, free_remaining, free_remaining + bought_remaining as total,
-    coalesce((free_period_start at time zone 'UTC' + interval '1 month') at time zone 'UTC', 'infinity'::timestamptz) as period_end
-  from billing_account where workspace_id = :workspaceId::uuid
-  for no key update
-), taken as (
-  delete from billing_pending_charge p using account a
-  where p.workspace_id = a.workspace_id and p.created_at < a.period_end
+with taken as (
+  delete from billing_pending_charge p
+  where p.workspace_id = :workspaceId::uuid
+    and (select count(*) from billing_pending_charge b where b.workspace_id = :workspaceId::uuid) >= :foldAtLeast::int
+    and p.created_at < (
+      select coalesce((a.free_period_start at time zone 'UTC' + interval '1 month') at time zone 'UTC', 'infinity'::timestamptz)
+      from billing_account a where a.workspace_id = :workspaceId::uuid)
   returning p.id, p.reservation_id, p.credits, p.created_at
+), account as (
+  select workspace_id, free_remaining, free_remaining + bought_remaining as total
+  from billing_account where workspace_id = :workspaceId::uuid and exists (select 1 from taken)
+  for no key update
 ), capped as (
   select t.id, t.reservation_id, t.created_at,
     greatest(0, least(t.credits, a.total - coalesce(sum(t.credits) over earlier, 0))) as charge

@@ -23,7 +23,9 @@ export interface TestService {
 }
 
 /** Starts the whole service on a free loopback port with a database of the test file's own. */
-export async function startTestService(options: StartOptions & { env?: Record<string, string> } = {}): Promise<TestService> {
+export async function startTestService(
+  options: StartOptions & { env?: Record<string, string>; databaseUrlThrough?: (url: string) => string } = {},
+): Promise<TestService> {
   const db = await createTestDatabase();
   const dataDir = db.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
   const service = await startService(
@@ -31,7 +33,7 @@ export async function startTestService(options: StartOptions & { env?: Record<st
       port: 0,
       host: '127.0.0.1',
       dataDir,
-      databaseUrl: db.databaseUrl,
+      databaseUrl: db.databaseUrl && options.databaseUrlThrough ? options.databaseUrlThrough(db.databaseUrl) : db.databaseUrl,
       operatorToken: 'test-operator-token-0123456789abcdef',
       version: 'test0000-20260101T000000Z',
       demo: false,

@@ -1,0 +1,102 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** `npm start` with no configuration, as a newcomer runs it: a real process on the embedded PGlite default. */
+const root = process.cwd();
+let dataDir: string;
+const children = new Set<ChildProcess>();
+
+function startProcess(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['server.ts'], {
+    cwd: root,
+    env: { ...process.env, SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', SVC_OPERATOR_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); }));
+  return { child, output: () => output, exited };
+}
+
+async function started(proc: ReturnType<typeof startProcess>): Promise<{ url: string; key: string }> {
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const url = /base URL:\s+(\S+)/.exec(proc.output())?.[1];
+    const key = /demo key:\s+(\S+)/.exec(proc.output())?.[1];
+    if (url && key) return { url, key };
+    if (proc.child.exitCode !== null) throw new Error(`service exited: ${proc.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`service did not start: ${proc.output()}`);
+}
+
+async function stop(proc: ReturnType<typeof startProcess>): Promise<void> {
+  proc.child.kill('SIGTERM');
+  await proc.exited;
+}
+
+const whoami = (url: string, key: string) => fetch(`${url}/v1/whoami`, { headers: { authorization: `Bearer ${key}` } });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'svc-embedded-'));
+});
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the embedded default', () => {
+  let first: ReturnType<typeof startProcess>;
+  let url: string;
+  let key: string;
+
+  it('starts with no configuration, prints the URLs and a demo key, and writes the key with mode 600', async () => {
+    first = startProcess();
+    ({ url, key } = await started(first));
+    expect(first.output()).toContain(`GraphiQL:  ${url}/graphql`);
+    expect(key).toMatch(/^svc_(live|test)_/);
+    const file = join(dataDir, 'demo-key');
+    expect((await readFile(file, 'utf8')).trim()).toBe(key);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const res = await whoami(url, key);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { scopes: string[] } }).data.scopes).toContain('read:social');
+  }, 90_000);
+
+  it('refuses a second process on the same data folder with a clear message', async () => {
+    const second = startProcess();
+    const code = await second.exited;
+    expect(code).not.toBe(0);
+    expect(second.output()).toMatch(/already (in use|locked|owned)|lock/i);
+    expect((await whoami(url, key)).status).toBe(200);
+  }, 60_000);
+
+  it('the operator CLI creates a workspace and a key, and revokes it', async () => {
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['admin/cli.ts', ...args, '--url', url, '--json'], { cwd: root, env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: '' } });
+    const workspace = JSON.parse((await cli('workspace:create', '--name', 'CLI workspace')).stdout).data;
+    expect(workspace.id).toMatch(/^[0-9a-f-]{36}$/);
+    const created = JSON.parse((await cli('key:create', '--workspace', workspace.id, '--scopes', 'read:forum,usage:read', '--label', 'test', '--no-expiry')).stdout).data;
+    expect(created.key).toMatch(/^svc_test_/);
+    expect((await whoami(url, created.key)).status).toBe(200);
+    await cli('key:revoke', '--key-id', created.keyId);
+    expect((await whoami(url, created.key)).status).toBe(401);
+    const refused = await cli('key:create', '--workspace', workspace.id, '--scopes', 'read:everything').catch((error: { stdout: string; code: number }) => error);
+    expect('code' in refused && refused.code).toBe(1);
+    expect(JSON.parse((refused as { stdout: string }).stdout).error).toMatchObject({ code: 'invalid_request', details: { field: 'scopes' } });
+  }, 60_000);
+
+  it('keeps the data and the same demo key across a restart', async () => {
+    await stop(first);
+    const again = startProcess();
+    const restarted = await started(again);
+    expect(restarted.key).toBe(key);
+    expect((await whoami(restarted.url, key)).status).toBe(200);
+    await stop(again);
+  }, 90_000);
+});
