@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { createTierTable, type TierOverrides, type TierTable } from '../adapters/billing/tiers.ts';
 
 export interface ServiceConfig {
   port: number;
@@ -14,6 +15,19 @@ export interface ServiceConfig {
   version?: string;
   /** Create the demo workspace and key on first start. */
   demo: boolean;
+  /** Tier ceilings: the documented defaults with `SVC_TIERS` (JSON, per-tier partial overrides) applied. */
+  tiers: TierTable;
+}
+
+function tiers(value: string | undefined): TierTable {
+  if (!value) return createTierTable();
+  let overrides: TierOverrides;
+  try {
+    overrides = JSON.parse(value) as TierOverrides;
+  } catch (error) {
+    throw new Error(`SVC_TIERS must be JSON like {"t1":{"rateLimitPerMinute":600}}: ${(error as Error).message}`);
+  }
+  return createTierTable(overrides);
 }
 
 function port(value: string | undefined): number {
@@ -35,5 +49,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     operatorToken: env.SVC_OPERATOR_TOKEN || undefined,
     version: env.SVC_BUILD_VERSION || undefined,
     demo: env.SVC_DEMO !== 'false',
+    tiers: tiers(env.SVC_TIERS),
   };
 }

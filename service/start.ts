@@ -54,8 +54,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     cleanups.unshift(() => orm.close(true));
     const identity = createIdentityStore(orm);
-    const credits = createCreditsService({ db: billingDbFromOrm(orm), clock: now });
-    const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl });
+    const credits = createCreditsService({ db: billingDbFromOrm(orm), clock: now, tiers: config.tiers });
+    const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);
     cleanups.unshift(() => platforms.close());

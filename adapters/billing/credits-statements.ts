@@ -1,27 +1,18 @@
 /**
- * The SQL of the credits service (`:name` placeholders, see `bind`). Each step is one statement with
- * data-modifying CTEs, so a billed call costs two round trips: one admission, one settlement.
+ * The SQL of the credits service (`:name` placeholders, see `bind`).
  *
- * Where the balance lives: balance = account row (free + bought, the folded ledger) − pending charges.
- * Settlement appends a pending charge and deletes its reservation; it never writes the workspace's account
- * row, so settlements of one hot workspace do not queue behind each other's commits. Admissions are
- * serialised per workspace by an advisory lock and fold the pending charges into ledger rows and the account
- * row, free grant first, in settlement order.
+ * Where the balance lives: balance = account row (free + bought: the folded ledger) − pending charges.
+ * A billed call is two round trips, both PL/pgSQL functions of the billing migration: `billing_admit`
+ * (serialised per workspace by an advisory lock; holds credits; folds pending charges into ledger rows in
+ * batches) and `billing_settle` (deletes the hold and appends a pending charge, never writing the hot account
+ * row). Everything else here is operator or housekeeping work.
  */
 
-/** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII). */
+/** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII; same as the migration). */
 export const ADMISSION_LOCK_CLASS = 0x62696c6c;
 
-/**
- * Admissions do not wait for their commit to reach disk: the per-workspace lock is then held while the server
- * executes, not across a WAL flush, which is what bounds a hot workspace. An admission writes only holds and
- * folds: a hold lost in a server crash just frees credits early, and a lost fold leaves its charges pending
- * (still counted). Settlements, purchases and refunds keep synchronous commits.
- */
-export const ASYNC_COMMIT = `set local synchronous_commit = off`;
-
-/** Waits for other admissions on this workspace; released at commit. */
-export const LOCK_ADMISSIONS = `select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(:workspaceId)) is null as locked`;
+/** Waits for admissions on this workspace to finish; released at commit. Same key as `billing_admit`. */
+export const LOCK_ADMISSIONS = `select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(:workspaceId::uuid::text)) is null as locked`;
 
 /** Opens the account on first use, copying the workspace's free-grant flag. */
 export const OPEN_ACCOUNT = `
@@ -60,114 +51,20 @@ with stale as (
 )
 select count(*)::int as renewed from renewed`;
 
-/**
- * Folds pending charges into ledger rows and the account row, in settlement order, free grant first, once at
- * least `:foldAtLeast` are waiting (admissions fold in batches, so a hot account row is written once per batch;
- * readers of the ledger fold everything). Only charges up to the end of the account's grant period are folded,
- * so a charge made after the month turned waits for RENEW_FREE_GRANT and is paid from the new grant. Charges
- * are capped at the folded balance (the admission rules keep them within it; the cap only guards the CHECK
- * constraints against clock skew between instances). The account row is locked only when there is work.
- */
-export const FOLD = `
-with taken as (
-  delete from billing_pending_charge p
-  where p.workspace_id = :workspaceId::uuid
-    and (select count(*) from billing_pending_charge b where b.workspace_id = :workspaceId::uuid) >= :foldAtLeast::int
-    and p.created_at < (
-      select coalesce((a.free_period_start at time zone 'UTC' + interval '1 month') at time zone 'UTC', 'infinity'::timestamptz)
-      from billing_account a where a.workspace_id = :workspaceId::uuid)
-  returning p.id, p.reservation_id, p.credits, p.created_at
-), account as (
-  select workspace_id, free_remaining, free_remaining + bought_remaining as total
-  from billing_account where workspace_id = :workspaceId::uuid and exists (select 1 from taken)
-  for no key update
-), capped as (
-  select t.id, t.reservation_id, t.created_at,
-    greatest(0, least(t.credits, a.total - coalesce(sum(t.credits) over earlier, 0))) as charge
-  from taken t cross join account a
-  window earlier as (order by t.id rows between unbounded preceding and 1 preceding)
-), split as (
-  select c.id, c.reservation_id, c.created_at, c.charge,
-    greatest(0, least(c.charge, a.free_remaining - coalesce(sum(c.charge) over earlier, 0))) as free_part
-  from capped c cross join account a
-  window earlier as (order by c.id rows between unbounded preceding and 1 preceding)
-), entries as (
-  insert into billing_ledger_entry (workspace_id, kind, credits, free_credits, bought_credits, reservation_id, created_at)
-  select :workspaceId::uuid, 'charge', -charge, -free_part, free_part - charge, reservation_id, created_at
-  from split where charge > 0 order by id
-  returning id
-), applied as (
-  update billing_account a
-  set free_remaining = a.free_remaining - s.free_sum, bought_remaining = a.bought_remaining - s.bought_sum,
-      updated_at = :now::timestamptz
-  from (select coalesce(sum(free_part), 0) as free_sum, coalesce(sum(charge - free_part), 0) as bought_sum, count(*) as n
-        from split) s
-  where a.workspace_id = :workspaceId::uuid and s.n > 0
-  returning 1
-)
-select (select count(*) from taken)::int as folded`;
+/** Folds pending charges into ledger rows once at least `:foldAtLeast` wait (see `billing_fold`). */
+export const FOLD = `select billing_fold(:workspaceId::uuid, :foldAtLeast::int, :now::timestamptz) as folded`;
 
 const PENDING = `(select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = :workspaceId::uuid)`;
 const HELD = `(select coalesce(sum(r.credits), 0) from billing_reservation r
   where r.workspace_id = :workspaceId::uuid and r.expires_at > :now::timestamptz)`;
 
-/**
- * Under the admission lock: reads balance and live holds in one snapshot and, when available covers the
- * minimum, holds min(reserve, available). `stale` asks the caller to renew the free grant first.
- */
+/** One row: balance, reserved, spending_paused, stale, held (null when refused); see `billing_admit`. */
 export const ADMIT = `
-with decision as (
-  select a.free_remaining + a.bought_remaining - ${PENDING} as balance, ${HELD} as reserved,
-    a.spending_paused, ${STALE} as stale
-  from billing_account a where a.workspace_id = :workspaceId::uuid
-), inserted as (
-  insert into billing_reservation (id, workspace_id, credits, expires_at, created_at)
-  select :reservationId::uuid, :workspaceId::uuid, least(:reserve::bigint, d.balance - d.reserved),
-    :expiresAt::timestamptz, :now::timestamptz
-  from decision d
-  where not d.stale and not d.spending_paused and d.balance - d.reserved >= :minimum::bigint
-  returning credits
-)
-select d.balance, d.reserved, d.spending_paused, d.stale, (select credits from inserted) as held from decision d`;
+select * from billing_admit(:workspaceId::uuid, :reservationId::uuid, :reserve::bigint, :minimum::bigint,
+  :now::timestamptz, :expiresAt::timestamptz, :periodStart::timestamptz, :foldAtLeast::int)`;
 
-/**
- * Settles a live reservation: deletes it and appends its charge (at most what it held, so the balance stays
- * covered). `live` = 0 when the reservation expired or is gone: the caller then takes SETTLE_LAPSED.
- * `balance` is the balance before this charge.
- */
-export const SETTLE = `
-with released as (
-  delete from billing_reservation where id = :reservationId::uuid and expires_at > :now::timestamptz
-  returning workspace_id
-), charged as (
-  insert into billing_pending_charge (workspace_id, reservation_id, credits, created_at)
-  select workspace_id, :reservationId::uuid, :charge::bigint, :now::timestamptz from released
-  returning credits
-)
-select (select count(*) from released)::int as live,
-  (select a.free_remaining + a.bought_remaining from billing_account a where a.workspace_id = :workspaceId::uuid)
-    - ${PENDING} as balance`;
-
-/**
- * Under the admission lock: a call that outlived its reservation is charged only what is available now
- * (others may have been admitted against the credits it held once it expired).
- */
-export const SETTLE_LAPSED = `
-with gone as (
-  delete from billing_reservation where id = :reservationId::uuid
-), decision as (
-  select a.free_remaining + a.bought_remaining - ${PENDING} as balance,
-    greatest(0, least(:charge::bigint, a.free_remaining + a.bought_remaining - ${PENDING} - (
-      select coalesce(sum(r.credits), 0) from billing_reservation r
-      where r.workspace_id = :workspaceId::uuid and r.expires_at > :now::timestamptz and r.id <> :reservationId::uuid
-    ))) as charge
-  from billing_account a where a.workspace_id = :workspaceId::uuid
-), charged as (
-  insert into billing_pending_charge (workspace_id, reservation_id, credits, created_at)
-  select :workspaceId::uuid, :reservationId::uuid, charge, :now::timestamptz from decision where charge > 0
-  returning credits
-)
-select charge, balance - charge as remaining from decision`;
+/** One row: charged, remaining (the balance after it); see `billing_settle`. */
+export const SETTLE = `select * from billing_settle(:reservationId::uuid, :workspaceId::uuid, :charge::bigint, :now::timestamptz)`;
 
 export const RELEASE = `delete from billing_reservation where id = :reservationId::uuid`;
 

@@ -12,9 +12,9 @@ export const ForumPostShape = z
     author: z.string().describe('Username without `u/`; `[deleted]` if removed.'),
     permalink: z.string().describe('Path of the post, beginning with a slash.'),
     url: z.string().describe('Absolute URL of the post.'),
-    score: z.number().int().describe('Upvotes minus downvotes; may be negative; fuzzed by the platform.'),
+    score: z.int().describe('Upvotes minus downvotes; may be negative; fuzzed by the platform.'),
     upvoteRatio: z.number().min(0).max(1).describe('Share of upvotes, 0 to 1.'),
-    numComments: z.number().int().min(0).describe('Number of comments.'),
+    numComments: z.int().min(0).describe('Number of comments.'),
     over18: z.boolean().describe('Marked NSFW.'),
     createdUtc: z.number().describe('Creation time in epoch seconds.'),
     createdAt: dateTime.describe('Creation time; the same instant as createdUtc.'),
@@ -29,7 +29,7 @@ export const ForumPostShape = z
     archived: z.boolean().describe('Past archive age: no new comments or votes.'),
     spoiler: z.boolean().describe('Marked as a spoiler.'),
     edited: z.number().nullable().describe('Epoch seconds of the last edit; null if never edited.'),
-    numCrossposts: z.number().int().min(0).describe('Number of crossposts.'),
+    numCrossposts: z.int().min(0).describe('Number of crossposts.'),
     crosspostParent: z.string().nullable().describe('Original post id without `t3_` when this is a crosspost.'),
     removedByCategory: z
       .string()
@@ -37,11 +37,12 @@ export const ForumPostShape = z
       .describe(
         'Why removed: `moderator`, `deleted`, `author`, `automod_filtered`, a value for removal by the platform itself, and others; null while visible.',
       ),
-    subforumSubscribers: z.number().int().min(0).describe('Community members when read.'),
+    subforumSubscribers: z.int().min(0).describe('Community members when read.'),
     postHint: z.string().nullable().describe('`image`, `link`, `hosted:video`, `self` when the platform says.'),
     isVideo: z.boolean().describe('Hosted video post.'),
   })
   .strict()
+  .meta({ id: 'ForumPost' })
   .describe('A forum post, in the forum platform’s own field names.');
 
 export const ForumCommentShape = z
@@ -51,7 +52,7 @@ export const ForumCommentShape = z
     parentId: z.string().describe('The comment or post replied to.'),
     author: z.string().describe('Username without `u/`; `[deleted]` if removed.'),
     body: z.string().describe('Markdown; `[removed]` or `[deleted]` once taken down.'),
-    score: z.number().int().describe('Upvotes minus downvotes.'),
+    score: z.int().describe('Upvotes minus downvotes.'),
     permalink: z.string().describe('Absolute URL of the comment.'),
     createdUtc: z.number().describe('Creation time in epoch seconds.'),
     createdAt: dateTime.describe('Creation time; the same instant as createdUtc.'),
@@ -64,10 +65,11 @@ export const ForumCommentShape = z
     linkTitle: z.string().describe('Title of the owning post.'),
     linkAuthor: z.string().describe('Author of the owning post.'),
     linkPermalink: z.string().describe('Absolute URL of the owning post.'),
-    numComments: z.number().int().min(0).describe('Comments on the owning post.'),
+    numComments: z.int().min(0).describe('Comments on the owning post.'),
     over18: z.boolean().describe('Owning post marked NSFW.'),
   })
   .strict()
+  .meta({ id: 'ForumComment' })
   .describe('A forum comment, in the forum platform’s own field names.');
 
 export const SubforumShape = z
@@ -77,7 +79,7 @@ export const SubforumShape = z
     title: z.string().describe('Community title.'),
     description: z.string().nullable().describe('Short public description.'),
     url: z.string().describe('URL of the community.'),
-    subscribers: z.number().int().min(0).describe('Members.'),
+    subscribers: z.int().min(0).describe('Members.'),
     over18: z.boolean().describe('Whole community is NSFW.'),
     createdUtc: z.number().describe('Creation time in epoch seconds.'),
     createdAt: dateTime.describe('Creation time; the same instant as createdUtc.'),
@@ -89,6 +91,7 @@ export const SubforumShape = z
     bannerImg: z.string().nullable().describe('Banner image URL.'),
   })
   .strict()
+  .meta({ id: 'Subforum' })
   .describe('A forum community (subforum).');
 
 export type ForumPost = z.infer<typeof ForumPostShape>;

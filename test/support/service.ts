@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTierTable, type TierOverrides } from '../../adapters/billing/tiers.ts';
 import { startService, type RunningService, type StartOptions } from '../../service/start.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -24,7 +25,7 @@ export interface TestService {
 
 /** Starts the whole service on a free loopback port with a database of the test file's own. */
 export async function startTestService(
-  options: StartOptions & { env?: Record<string, string>; databaseUrlThrough?: (url: string) => string } = {},
+  options: StartOptions & { env?: Record<string, string>; databaseUrlThrough?: (url: string) => string; tiers?: TierOverrides } = {},
 ): Promise<TestService> {
   const db = await createTestDatabase();
   const dataDir = db.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
@@ -37,6 +38,7 @@ export async function startTestService(
       operatorToken: 'test-operator-token-0123456789abcdef',
       version: 'test0000-20260101T000000Z',
       demo: false,
+      tiers: createTierTable(options.tiers),
       forumUpstreamUrl: options.env?.FORUM_UPSTREAM_URL,
       microblogUpstreamUrl: options.env?.MICROBLOG_UPSTREAM_URL,
     },

@@ -1,10 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII). */
+const ADMISSION_LOCK_CLASS = 0x62696c6c;
+
 /**
  * Credits: one account row per workspace (a projection of its ledger, kept in the same transaction as every
  * ledger row), the immutable ledger, short-lived reservations of calls in flight, settled charges waiting to be
  * folded into the ledger, and the shared rate-limit
  * counters (rate-limiter-flexible's RateLimiterPostgres layout, created here so no instance runs DDL at start).
+ * The two statements of every billed call (admit, settle) and the fold are PL/pgSQL functions: one round trip
+ * each, and their plans are cached per connection instead of being planned again inside the admission lock.
  * PostgreSQL 15 compatible.
  */
 export class Migration20261121000100_billing extends Migration {
@@ -72,6 +77,10 @@ export class Migration20261121000100_billing extends Migration {
     );`);
     this.addSql(`create index "billing_pending_charge_workspace_id_id_index" on "billing_pending_charge" ("workspace_id", "id");`);
 
+    this.addSql(FOLD_FUNCTION);
+    this.addSql(ADMIT_FUNCTION);
+    this.addSql(SETTLE_FUNCTION);
+
     this.addSql(`create table "billing_rate_limit" (
       "key" varchar(255) not null,
       "points" integer not null default 0,
@@ -81,6 +90,9 @@ export class Migration20261121000100_billing extends Migration {
   }
 
   override down(): void {
+    this.addSql('drop function if exists billing_settle(uuid, uuid, bigint, timestamptz);');
+    this.addSql('drop function if exists billing_admit(uuid, uuid, bigint, bigint, timestamptz, timestamptz, timestamptz, integer);');
+    this.addSql('drop function if exists billing_fold(uuid, integer, timestamptz);');
     this.addSql('drop table if exists "billing_rate_limit";');
     this.addSql('drop table if exists "billing_pending_charge";');
     this.addSql('drop table if exists "billing_reservation";');
@@ -88,3 +100,140 @@ export class Migration20261121000100_billing extends Migration {
     this.addSql('drop table if exists "billing_account";');
   }
 }
+
+/**
+ * Folds pending charges into ledger rows and the account row, in settlement order, free grant first, once at
+ * least p_fold_at_least are waiting (admissions fold in batches: one write of a hot account row per batch).
+ * Only charges up to the end of the account's grant period are folded, so a charge made after the month turned
+ * waits for the renewal and is paid from the new grant. Charges are capped at the folded balance: the admission
+ * rules keep them within it, the cap only guards the CHECK constraints against clock skew between instances.
+ * The account row is locked only when there is work.
+ */
+const FOLD_FUNCTION = `create function billing_fold(p_workspace uuid, p_fold_at_least integer, p_now timestamptz)
+returns integer language plpgsql as $$
+declare
+  v_folded integer;
+begin
+  with taken as (
+    delete from billing_pending_charge p
+    where p.workspace_id = p_workspace
+      and (select count(*) from billing_pending_charge b where b.workspace_id = p_workspace) >= p_fold_at_least
+      and p.created_at < (
+        select coalesce((a.free_period_start at time zone 'UTC' + interval '1 month') at time zone 'UTC', 'infinity'::timestamptz)
+        from billing_account a where a.workspace_id = p_workspace)
+    returning p.id, p.reservation_id, p.credits, p.created_at
+  ), account as (
+    select a.free_remaining, a.free_remaining + a.bought_remaining as total
+    from billing_account a where a.workspace_id = p_workspace and exists (select 1 from taken)
+    for no key update
+  ), capped as (
+    select t.id, t.reservation_id, t.created_at,
+      greatest(0, least(t.credits, a.total - coalesce(sum(t.credits) over earlier, 0))) as charge
+    from taken t cross join account a
+    window earlier as (order by t.id rows between unbounded preceding and 1 preceding)
+  ), split as (
+    select c.id, c.reservation_id, c.created_at, c.charge,
+      greatest(0, least(c.charge, a.free_remaining - coalesce(sum(c.charge) over earlier, 0))) as free_part
+    from capped c cross join account a
+    window earlier as (order by c.id rows between unbounded preceding and 1 preceding)
+  ), entries as (
+    insert into billing_ledger_entry (workspace_id, kind, credits, free_credits, bought_credits, reservation_id, created_at)
+    select p_workspace, 'charge', -charge, -free_part, free_part - charge, reservation_id, created_at
+    from split where charge > 0 order by id
+    returning id
+  ), applied as (
+    update billing_account a
+    set free_remaining = a.free_remaining - s.free_sum, bought_remaining = a.bought_remaining - s.bought_sum,
+        updated_at = p_now
+    from (select coalesce(sum(free_part), 0) as free_sum, coalesce(sum(charge - free_part), 0) as bought_sum,
+            count(*) as n
+          from split) s
+    where a.workspace_id = p_workspace and s.n > 0
+    returning 1
+  )
+  select count(*)::integer into v_folded from taken;
+  return v_folded;
+end $$;`;
+
+/**
+ * Admits a billed call: serialised per workspace by an advisory lock, it reads the balance (account row minus
+ * pending charges) and the live holds in one snapshot and, when available covers the minimum, holds
+ * min(reserve, available). Its commit does not wait for the disk: the lock is then held for execution only,
+ * not for a WAL flush. A hold lost in a server crash only frees credits early; a lost fold leaves its charges
+ * pending, still counted. stale = the free grant must be renewed first (the caller does, then calls again).
+ */
+const ADMIT_FUNCTION = `create function billing_admit(p_workspace uuid, p_reservation uuid, p_reserve bigint,
+  p_minimum bigint, p_now timestamptz, p_expires_at timestamptz, p_period_start timestamptz, p_fold_at_least integer)
+returns table (balance bigint, reserved bigint, spending_paused boolean, stale boolean, held bigint)
+language plpgsql as $$
+#variable_conflict use_column
+begin
+  perform set_config('synchronous_commit', 'off', true);
+  perform pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(p_workspace::text));
+  return query
+  with decision as (
+    select (a.free_remaining + a.bought_remaining - (
+        select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = p_workspace))::bigint as balance,
+      (select coalesce(sum(r.credits), 0) from billing_reservation r
+        where r.workspace_id = p_workspace and r.expires_at > p_now)::bigint as reserved,
+      a.spending_paused,
+      (a.receives_free_grant and (a.free_period_start is null or a.free_period_start < p_period_start)) as stale
+    from billing_account a where a.workspace_id = p_workspace
+  ), inserted as (
+    insert into billing_reservation (id, workspace_id, credits, expires_at, created_at)
+    select p_reservation, p_workspace, least(p_reserve, d.balance - d.reserved), p_expires_at, p_now
+    from decision d
+    where not d.stale and not d.spending_paused and d.balance - d.reserved >= p_minimum
+    returning credits
+  )
+  select d.balance, d.reserved, d.spending_paused, d.stale, (select i.credits from inserted i) from decision d;
+  perform billing_fold(p_workspace, p_fold_at_least, p_now);
+end $$;`;
+
+/**
+ * Settles a call: deletes its reservation and appends its charge (at most what it held, so the balance stays
+ * covered) without writing the workspace's account row, so settlements of a hot workspace do not queue behind
+ * each other's commits. A call that outlived its reservation is charged, under the admission lock, only what is
+ * available now: once it expired, others may have been admitted against those credits.
+ */
+const SETTLE_FUNCTION = `create function billing_settle(p_reservation uuid, p_workspace uuid, p_charge bigint, p_now timestamptz)
+returns table (charged bigint, remaining bigint)
+language plpgsql as $$
+declare
+  v_live integer;
+  v_balance bigint;
+  v_charge bigint;
+begin
+  with released as (
+    delete from billing_reservation where id = p_reservation and expires_at > p_now returning workspace_id
+  ), appended as (
+    insert into billing_pending_charge (workspace_id, reservation_id, credits, created_at)
+    select workspace_id, p_reservation, p_charge, p_now from released where p_charge > 0
+    returning credits
+  )
+  select count(*)::integer into v_live from released;
+
+  if v_live = 0 then
+    perform pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(p_workspace::text));
+    delete from billing_reservation where id = p_reservation;
+    select greatest(0, least(p_charge, a.free_remaining + a.bought_remaining
+        - (select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = p_workspace)
+        - (select coalesce(sum(r.credits), 0) from billing_reservation r
+            where r.workspace_id = p_workspace and r.expires_at > p_now)))
+      into v_charge
+    from billing_account a where a.workspace_id = p_workspace;
+    v_charge := coalesce(v_charge, 0);
+    if v_charge > 0 then
+      insert into billing_pending_charge (workspace_id, reservation_id, credits, created_at)
+      values (p_workspace, p_reservation, v_charge, p_now);
+    end if;
+  else
+    v_charge := p_charge;
+  end if;
+
+  select a.free_remaining + a.bought_remaining
+      - (select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = p_workspace)
+    into v_balance
+  from billing_account a where a.workspace_id = p_workspace;
+  return query select v_charge, greatest(0, coalesce(v_balance, 0));
+end $$;`;

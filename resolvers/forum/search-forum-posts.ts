@@ -1,0 +1,57 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { PostSearchParams } from '../../adapters/forum/forum-client.ts';
+import type { ListingPage } from '../../adapters/forum/listing-mapper.ts';
+import type { ForumPost } from '../../adapters/shapes/forum-shapes.ts';
+import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
+import type { ForumPostPage } from '../../schema/types/forum-resources.ts';
+import { forumClient } from './forum-context.ts';
+import { omitNsfw, platformSearchQuery } from './forum-search-query.ts';
+
+export interface PostSearchArgs {
+  query: string;
+  author?: string;
+  postType: 'any' | 'self' | 'link';
+  sort: 'relevance' | 'new' | 'top' | 'comments' | 'hot';
+  time: 'hour' | 'day' | 'week' | 'month' | 'year' | 'all';
+  includeNsfw: boolean;
+  limit: number;
+  cursor?: string;
+}
+
+/** Site-wide search: `/search`, with the community filter as the platform's `subreddit:` operator. */
+export function searchForumPosts(args: PostSearchArgs & { subforum?: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPostPage> {
+  return runPostSearch('searchForumPosts', args, ctx, info, (params) => forumClient(ctx).searchPosts(params), args.subforum?.replace(/^r\//, ''));
+}
+
+/** In-community search: `/r/{name}/search?restrict_sr=1`; not-found and not-public come from the platform. */
+export function searchSubforumPosts(args: PostSearchArgs & { name: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPostPage> {
+  return runPostSearch('searchSubforumPosts', args, ctx, info, (params) => forumClient(ctx).searchSubforumPosts(args.name, params));
+}
+
+async function runPostSearch(
+  operationId: string,
+  args: PostSearchArgs,
+  ctx: RequestContext,
+  info: GraphQLResolveInfo,
+  search: (params: PostSearchParams) => Promise<ListingPage<ForumPost>>,
+  subforum?: string,
+): Promise<ForumPostPage> {
+  const state = readCursor<{ after: string }>(ctx, operationId, { ...args });
+  const page = await search({
+    q: platformSearchQuery({ query: args.query, author: args.author?.replace(/^u\//, ''), subforum, postType: args.postType }),
+    sort: args.sort,
+    t: args.time,
+    limit: args.limit,
+    after: state?.after,
+    // Always asked with NSFW included: the service removes them itself so the omitted count is exact.
+    includeOver18: true,
+  });
+  const { items, omitted } = omitNsfw(page.items, args.includeNsfw);
+  ctx.meter.add(info, 'forum_post', items.length);
+  return {
+    items,
+    nextCursor: page.after ? signCursor(ctx, operationId, { ...args }, { after: page.after }) : null,
+    omittedNsfw: omitted > 0 ? omitted : null,
+  };
+}
