@@ -1,5 +1,8 @@
 import { createForumClient } from '../adapters/forum/forum-client.ts';
 import { startForumSim, type ForumSim } from '../adapters/sim/forum/forum-sim.ts';
+import { createMicroblogClient } from '../adapters/microblog/microblog-client.ts';
+import { microblogClientOptionsFromEnv } from '../adapters/microblog/microblog-config.ts';
+import { startMicroblogSim, type MicroblogSim } from '../adapters/sim/microblog/microblog-sim.ts';
 import type { PlatformClients } from '../schema/pipeline/service-deps.ts';
 import type { ServiceConfig } from './config.ts';
 
@@ -9,7 +12,7 @@ export interface Platforms {
   /** Base URLs of the in-process simulated platforms, when they run. */
   simulated: Record<string, string>;
   /** The in-process simulated platforms (tests drive their worlds and fault injectors). */
-  sims: { forum?: ForumSim };
+  sims: { forum?: ForumSim; microblog?: MicroblogSim };
   close(): Promise<void>;
 }
 
@@ -30,8 +33,18 @@ export async function startPlatforms(config: ServiceConfig): Promise<Platforms> 
     }
     const forum = createForumClient({ baseUrl: forumUrl });
     closers.push(() => forum.close());
+    let microblogUrl = config.microblogUpstreamUrl;
+    if (!microblogUrl) {
+      sims.microblog = await startMicroblogSim();
+      closers.push(sims.microblog.close);
+      microblogUrl = simulated.microblog = sims.microblog.url;
+    }
+    // Credentials and query ids for a real upstream come from the environment (MICROBLOG_BEARER_TOKEN, …).
+    const microblogOptions = microblogClientOptionsFromEnv({ ...process.env, MICROBLOG_UPSTREAM_URL: microblogUrl });
+    const microblog = createMicroblogClient({ ...microblogOptions, baseUrl: microblogUrl });
+    closers.push(() => microblog.close());
     return {
-      clients: { forum },
+      clients: { forum, microblog },
       simulated,
       sims,
       close: async () => {

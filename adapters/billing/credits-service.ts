@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerKind } from '../db/entities/billing-ledger-entry.ts';
 import { monthLabel, monthStart, nextMonthStart, systemClock, type Clock } from './billing-month.ts';
-import { bind, toInt, type BillingDb, type SqlRunner } from './billing-sql.ts';
+import { bind, run, toInt, type BillingDb, type SqlRunner } from './billing-sql.ts';
 import { CreditsRefusal } from './credits-refusal.ts';
 import * as sql from './credits-statements.ts';
 import { DEFAULT_TIERS, tierForNetPurchases, type Tier, type TierLimits, type TierTable } from './tiers.ts';
@@ -121,10 +121,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       grantNote: `free grant for ${monthLabel(period)}`,
     };
     return db.transaction(async (tx: SqlRunner) => {
-      for (const statement of [sql.OPEN_ACCOUNT, sql.FOLD, sql.RENEW_FREE_GRANT, sql.FOLD]) {
-        const { sql: text, params } = bind(statement, values);
-        await tx.all(text, params);
-      }
+      for (const statement of [sql.OPEN_ACCOUNT, sql.FOLD, sql.RENEW_FREE_GRANT, sql.FOLD]) await run(tx, bind(statement, values));
     });
   }
 
@@ -132,10 +129,10 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     if (!UUID.test(workspaceId)) return null;
     const now = clock();
     const read = bind(sql.READ_ACCOUNT, { workspaceId, ...times(now) });
-    let [row] = await db.all<AccountRow>(read.sql, read.params);
+    let [row] = await run<AccountRow>(db, read);
     if (!row || row.stale) {
       await openAndRenew(workspaceId, now);
-      [row] = await db.all<AccountRow>(read.sql, read.params);
+      [row] = await run<AccountRow>(db, read);
     }
     return row ?? null;
   }
@@ -164,18 +161,6 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     return toUsage(row);
   }
 
-  /** Runs `statement` under the workspace's admission lock, then folds pending charges; one round trip on PostgreSQL. */
-  async function underAdmissionLock<T>(statement: string, values: Record<string, unknown>, options: { durable: boolean }): Promise<T[]> {
-    const steps = [
-      ...(options.durable ? [] : [bind(sql.ASYNC_COMMIT, {})]),
-      bind(sql.LOCK_ADMISSIONS, values),
-      bind(statement, values),
-      bind(sql.FOLD, { ...values, foldAtLeast: FOLD_BATCH }),
-    ];
-    const results = await db.atomic(steps);
-    return results[steps.length - 2] as T[];
-  }
-
   function finish(reservation: Reservation): void {
     if (finished.has(reservation)) throw new Error(`Reservation ${reservation.id} was already settled or released.`);
     finished.add(reservation);
@@ -192,13 +177,14 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       const expiresAt = new Date(now.getTime() + ttlMs);
       const values = {
         workspaceId, ...times(now), reservationId: randomUUID(), expiresAt: expiresAt.toISOString(),
-        reserve: Math.max(reserveCredits, minimumCredits), minimum: minimumCredits,
+        reserve: Math.max(reserveCredits, minimumCredits), minimum: minimumCredits, foldAtLeast: FOLD_BATCH,
       };
-      let [decision] = await underAdmissionLock<AdmitRow>(sql.ADMIT, values, { durable: false });
+      const admit = bind(sql.ADMIT, values);
+      let [decision] = await run<AdmitRow>(db, admit);
       if (!decision || decision.stale) {
         // First call of the account, or first of a new month: open it, renew its grant, decide again.
         await openAndRenew(workspaceId, now);
-        [decision] = await underAdmissionLock<AdmitRow>(sql.ADMIT, values, { durable: false });
+        [decision] = await run<AdmitRow>(db, admit);
       }
       if (!decision) throw refusedEmpty;
       const balance = toInt(decision.balance);
@@ -217,18 +203,16 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       const charge = Math.min(credits, reservation.credits);
       const values = { reservationId: reservation.id, workspaceId: reservation.workspaceId, charge, ...times(clock()) };
       if (charge === 0) {
-        await db.all(...spread(bind(sql.RELEASE, values)));
+        await run(db, bind(sql.RELEASE, values));
         return { charged: 0, remaining: (await requireUsage(reservation.workspaceId)).balance };
       }
-      const [row] = await db.all<{ live: number; balance: unknown }>(...spread(bind(sql.SETTLE, values)));
-      if (row && row.live > 0) return { charged: charge, remaining: Math.max(0, toInt(row.balance) - charge) };
-      const [lapsed] = await underAdmissionLock<{ charge: unknown; remaining: unknown }>(sql.SETTLE_LAPSED, values, { durable: true });
-      return { charged: toInt(lapsed?.charge), remaining: Math.max(0, toInt(lapsed?.remaining)) };
+      const [row] = await run<{ charged: unknown; remaining: unknown }>(db, bind(sql.SETTLE, values));
+      return { charged: toInt(row?.charged), remaining: toInt(row?.remaining) };
     },
 
     async release(reservation) {
       finish(reservation);
-      await db.all(...spread(bind(sql.RELEASE, { reservationId: reservation.id })));
+      await run(db, bind(sql.RELEASE, { reservationId: reservation.id }));
     },
 
     async usage(workspaceId) {
@@ -247,15 +231,21 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     async recordPurchase(workspaceId, { usdCents, credits, note }) {
       assertAmounts(usdCents, credits);
       await requireUsage(workspaceId);
-      await db.all(...spread(bind(sql.PURCHASE, { workspaceId, usdCents, credits, note: note ?? null, ...times(clock()) })));
+      await run(db, bind(sql.PURCHASE, { workspaceId, usdCents, credits, note: note ?? null, ...times(clock()) }));
       return requireUsage(workspaceId);
     },
 
     async recordRefund(workspaceId, { usdCents, credits, note }) {
       assertAmounts(usdCents, credits);
       await requireUsage(workspaceId);
-      const values = { workspaceId, usdCents, credits, note: note ?? null, ...times(clock()) };
-      const [row] = await underAdmissionLock<{ clawback: unknown }>(sql.REFUND, values, { durable: true });
+      const values = { workspaceId, usdCents, credits, note: note ?? null, foldAtLeast: 1, ...times(clock()) };
+      // Under the admission lock: what is neither spent nor held must not change while the refund takes it.
+      const [row] = await db.transaction(async (tx) => {
+        await run(tx, bind(sql.LOCK_ADMISSIONS, values));
+        const rows = await run<{ clawback: unknown }>(tx, bind(sql.REFUND, values));
+        await run(tx, bind(sql.FOLD, values));
+        return rows;
+      });
       if (row?.clawback === null || row?.clawback === undefined) {
         throw new RangeError(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
       }
@@ -264,14 +254,14 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
 
     async setSpendingPaused(workspaceId, paused) {
       await requireUsage(workspaceId);
-      await db.all(...spread(bind(sql.SET_SPENDING_PAUSED, { workspaceId, paused, ...times(clock()) })));
+      await run(db, bind(sql.SET_SPENDING_PAUSED, { workspaceId, paused, ...times(clock()) }));
       return requireUsage(workspaceId);
     },
 
     async ledger(workspaceId, { limit = 100 } = {}) {
       if (!UUID.test(workspaceId)) return [];
-      await db.all(...spread(bind(sql.FOLD, { workspaceId, foldAtLeast: 1, ...times(clock()) })));
-      const rows = await db.all<Record<string, unknown>>(...spread(bind(sql.LIST_LEDGER, { workspaceId, limit })));
+      await run(db, bind(sql.FOLD, { workspaceId, foldAtLeast: 1, ...times(clock()) }));
+      const rows = await run<Record<string, unknown>>(db, bind(sql.LIST_LEDGER, { workspaceId, limit }));
       return rows.map((row) => ({
         id: toInt(row.id),
         kind: row.kind as LedgerKind,
@@ -286,14 +276,10 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     },
 
     async sweepExpiredReservations() {
-      const [row] = await db.all<{ swept: unknown }>(...spread(bind(sql.SWEEP_RESERVATIONS, times(clock()))));
+      const [row] = await run<{ swept: unknown }>(db, bind(sql.SWEEP_RESERVATIONS, times(clock())));
       return toInt(row?.swept);
     },
   };
-}
-
-function spread(statement: { sql: string; params?: readonly unknown[] }): [string, readonly unknown[]] {
-  return [statement.sql, statement.params ?? []];
 }
 
 function assertAmounts(usdCents: number, credits: number): void {

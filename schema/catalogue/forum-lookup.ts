@@ -30,7 +30,7 @@ export const lookupForum = defineOperation({
   output: ForumLookupDataShape,
   result: { meta: ['missing'], metaAlways: ['missing'] },
   tag: 'Forum',
-  example: { posts: ['1a00005', 't3_1a00006'], comments: ['t1_g001r7n'], subforums: ['r/programming', 'secretclub'] },
+  example: { posts: ['1a00005', 't3_1a00006'], comments: ['t1_g001udf'], subforums: ['r/programming', 'secretclub'] },
 });
 
 export const getSubforum = defineOperation({

@@ -47,5 +47,5 @@ export const getForumPostComments = defineOperation({
   result: { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] },
   paginated: true,
   tag: 'Forum',
-  example: { id: '1a0000k' },
+  example: { id: '1a0000c' },
 });

@@ -1,9 +1,12 @@
 import type { OperationSpec } from './operation.ts';
 import * as account from './account.ts';
 import * as system from './system.ts';
+import * as forumPosts from './forum-posts.ts';
+import * as forumSearch from './forum-search.ts';
+import * as forumLookup from './forum-lookup.ts';
 
 /** Every operation of the service. Each domain file contributes its entries here. */
-export const OPERATIONS: readonly OperationSpec[] = [...Object.values(system), ...Object.values(account)] as OperationSpec[];
+export const OPERATIONS: readonly OperationSpec[] = [...Object.values(system), ...Object.values(account), ...Object.values(forumPosts), ...Object.values(forumSearch), ...Object.values(forumLookup)] as OperationSpec[];
 
 const byKey = new Map(OPERATIONS.map((op) => [`${op.graphql.kind}:${op.graphql.field}`, op]));
 

@@ -1,4 +1,5 @@
 import type { ForumClient } from '../../adapters/forum/forum-client.ts';
+import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
 import type { Limits, Usage } from '../types/account.ts';
 import type { Principal } from './request-context.ts';
 
@@ -29,6 +30,7 @@ export interface RateGate {
 /** One client per upstream platform. */
 export interface PlatformClients {
   forum: ForumClient;
+  microblog: MicroblogClient;
 }
 
 /**

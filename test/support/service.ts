@@ -25,9 +25,17 @@ export interface TestService {
 
 /** Starts the whole service on a free loopback port with a database of the test file's own. */
 export async function startTestService(
-  options: StartOptions & { env?: Record<string, string>; databaseUrlThrough?: (url: string) => string; tiers?: TierOverrides } = {},
+  options: StartOptions & {
+    env?: Record<string, string>;
+    databaseUrlThrough?: (url: string) => string;
+    tiers?: TierOverrides;
+    /** A second instance on another service's PostgreSQL database (it stays owned by that service). */
+    shareDatabaseWith?: TestService;
+  } = {},
 ): Promise<TestService> {
-  const db = await createTestDatabase();
+  const shared = options.shareDatabaseWith?.db;
+  if (shared && !shared.databaseUrl) throw new Error('only a PostgreSQL database can be shared by two instances');
+  const db: TestDatabase = shared ? { ...shared, dataDir: undefined, drop: async () => {} } : await createTestDatabase();
   const dataDir = db.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
   const service = await startService(
     {

@@ -1,6 +1,6 @@
 import { createRng, type Rng } from '../rng.ts';
 import { buildShowcaseArticle } from './microblog-sim-article.ts';
-import { MicroblogWorld, type SimMedia, type SimPost, type SimUser, type UserShape, type VerifiedType } from './microblog-world.ts';
+import { MicroblogWorld, snowflakeId, type SimMedia, type SimPost, type SimUser, type UserShape, type VerifiedType } from './microblog-world.ts';
 
 export type WorldSize = 'small' | 'large';
 
@@ -32,6 +32,19 @@ export const SIM_ACCOUNTS = {
   legacyShape: 'legacy_larry',
   transitionalShape: 'transit_tina',
 } as const;
+
+/** Fixed ids of the well-known accounts (generated accounts never take ids in this range). */
+export const SIM_USER_IDS: Record<keyof typeof SIM_ACCOUNTS, string> = {
+  org: '1500000001',
+  blue: '1500000002',
+  plain: '1500000003',
+  threader: '1500000004',
+  protected: '1500000005',
+  suspended: '1500000006',
+  government: '1500000007',
+  legacyShape: '1500000008',
+  transitionalShape: '1500000009',
+};
 
 interface Sizes {
   users: number;
@@ -67,7 +80,8 @@ function makeUser(world: MicroblogWorld, rng: Rng, username: string, opts: Parti
   const createdAt = SIM_NOW - rng.int(30, 5000) * DAY;
   const first = rng.pick(FIRST);
   // Old accounts have short numeric ids; newer ones snowflakes beyond 2^53.
-  const id = rng.chance(0.3) ? String(rng.int(10_000, 999_999_999)) : world.nextId(createdAt);
+  const generated = rng.chance(0.3) ? String(rng.int(10_000, 999_999_999)) : world.nextId(createdAt);
+  const id = opts.id ?? generated;
   return world.addUser({
     id,
     username,
@@ -95,7 +109,7 @@ function makeUser(world: MicroblogWorld, rng: Rng, username: string, opts: Parti
 
 function namedUsers(world: MicroblogWorld, rng: Rng): Record<keyof typeof SIM_ACCOUNTS, SimUser> {
   const named = (key: keyof typeof SIM_ACCOUNTS, verifiedType: VerifiedType, extra: Partial<SimUser> = {}) =>
-    makeUser(world, rng, SIM_ACCOUNTS[key], { verifiedType, ...extra });
+    makeUser(world, rng, SIM_ACCOUNTS[key], { verifiedType, id: SIM_USER_IDS[key], ...extra });
   return {
     org: named('org', 'Business', { name: 'Sim Developers', bio: 'The voice of the Sim Dev team & your source for API news.', identityVerified: false }),
     blue: named('blue', 'blue', { name: 'Alice Example 🚀' }),
@@ -159,12 +173,11 @@ export function generateMicroblogWorld(seed = 1, size: WorldSize = 'small'): Mic
   const authors = everyone.filter((u) => !u.suspended);
   const posts: SimPost[] = [];
   let at = start;
-  const showcaseAt = start + 30 * DAY;
   let showcaseDone = false;
   for (let i = 0; i < sizes.posts; i++) {
     at += step;
-    if (!showcaseDone && at >= showcaseAt) {
-      showcase(world, rng, named, at);
+    if (!showcaseDone && at >= SHOWCASE_AT) {
+      showcase(world, rng, named);
       showcaseDone = true;
     }
     const author = rng.chance(0.2) ? rng.pick([named.org, named.blue, named.plain, named.threader, named.protected, named.government]) : rng.pick(authors);
@@ -192,7 +205,7 @@ export function generateMicroblogWorld(seed = 1, size: WorldSize = 'small'): Mic
     post.bookmarkCount = Math.floor(post.likeCount / rng.int(5, 50));
     posts.push(post);
   }
-  if (!showcaseDone) showcase(world, rng, named, at + step);
+  if (!showcaseDone) showcase(world, rng, named);
 
   // The showcase is placed in the middle of the run: restore creation order for timelines.
   world.timeline.sort((a, b) => a.createdAt - b.createdAt);
@@ -207,82 +220,108 @@ export function generateMicroblogWorld(seed = 1, size: WorldSize = 'small'): Mic
   return world;
 }
 
+/** When the hand-placed showcase content is posted, and its fixed ids: slot k is posted k minutes later. */
+export const SHOWCASE_AT = SIM_NOW - 30 * DAY;
+const slotAt = (k: number) => SHOWCASE_AT + k * 60_000;
+const slotId = (k: number) => snowflakeId(slotAt(k));
+
+/** Well-known posts of every world, whatever the seed and size (examples, tests and demos name them). */
+export const SIM_POSTS = {
+  threadHead: slotId(0),
+  editedInitial: slotId(1),
+  editedLatest: slotId(2),
+  deleted: slotId(3),
+  long: slotId(4),
+  video: slotId(5),
+  streamOnly: slotId(6),
+  gif: slotId(7),
+  quoted: slotId(8),
+  quote: slotId(9),
+  quoteRepost: slotId(10),
+  protectedPost: slotId(11),
+  article: slotId(12),
+  articleRepost: slotId(13),
+  promotedReply: slotId(18),
+  threadPart2: slotId(21),
+  threadPart3: slotId(23),
+  threadPart4: slotId(25),
+} as const;
+
+export const SIM_LISTS = { public: '1500000000000000001', private: '1500000000000000002' } as const;
+export const SIM_SPACES = { running: '1vOxwjaWEbdJB', ended: '1YqKDoNqZbgJV', scheduled: '1OwxWjqXkmLxQ', canceled: '1RDGlaQQPVoJL' } as const;
+
 /**
  * Hand-placed content every world contains: a self-thread, an edited post, a deleted post, a long post, each
  * media kind, an Article with every block and entity type, Lists, Spaces and a promoted reply.
  */
-function showcase(world: MicroblogWorld, rng: Rng, named: Record<keyof typeof SIM_ACCOUNTS, SimUser>, at: number): void {
-  let t = at;
-  const tick = () => (t += 60_000);
+function showcase(world: MicroblogWorld, rng: Rng, named: Record<keyof typeof SIM_ACCOUNTS, SimUser>): void {
+  const post = (k: number, input: Omit<Parameters<MicroblogWorld['addPost']>[0], 'at' | 'id'>) =>
+    world.addPost({ ...input, at: slotAt(k), id: slotId(k) });
   // Carol's self-thread of four posts, with replies from others in between.
-  const head = world.addPost({ authorId: named.threader.id, text: 'A thread about caches 🧵 1/4', at: tick() });
+  const head = post(0, { authorId: named.threader.id, text: 'A thread about caches 🧵 1/4' });
   let last = head;
   for (let i = 2; i <= 4; i++) {
-    world.addPost({ authorId: named.plain.id, text: `@carol interesting point ${i}`, at: tick(), inReplyToId: last.id });
-    last = world.addPost({ authorId: named.threader.id, text: `@carol Part ${i}/4: ${sentence(rng, 8)}`, at: tick(), inReplyToId: last.id });
+    post(20 + 2 * (i - 2), { authorId: named.plain.id, text: `@carol interesting point ${i}`, inReplyToId: last.id });
+    last = post(21 + 2 * (i - 2), { authorId: named.threader.id, text: `@carol Part ${i}/4: ${sentence(rng, 8)}`, inReplyToId: last.id });
   }
+  let k = 30;
   for (let i = 0; i < 30; i++) {
     const replier = rng.pick([named.blue, named.plain, named.government, named.legacyShape, named.transitionalShape]);
-    const reply = world.addPost({ authorId: replier.id, text: `@carol ${sentence(rng, 6)}`, at: tick(), inReplyToId: head.id });
+    const reply = post(k++, { authorId: replier.id, text: `@carol ${sentence(rng, 6)}`, inReplyToId: head.id });
     reply.likeCount = rng.int(0, 300);
-    if (i % 3 === 0) world.addPost({ authorId: named.threader.id, text: `@${replier.username} thanks!`, at: tick(), inReplyToId: reply.id });
+    if (i % 3 === 0) post(k++, { authorId: named.threader.id, text: `@${replier.username} thanks!`, inReplyToId: reply.id });
   }
-  const ad = world.addPost({ authorId: named.org.id, text: 'Try the Sim API today! https://example.com/ads', at: tick(), inReplyToId: head.id });
-  ad.promoted = true;
+  post(18, { authorId: named.org.id, text: 'Try the Sim API today! https://example.com/ads', inReplyToId: head.id }).promoted = true;
 
-  const edited = world.addPost({ authorId: named.blue.id, text: 'Launch day for our new API #Launch', at: tick() });
+  const edited = post(1, { authorId: named.blue.id, text: 'Launch day for our new API #Launch' });
   edited.likeCount = 42;
-  world.editPost(edited.id, 'Launch day for our new API (edited: now with docs) #Launch https://example.com/docs', tick());
-  const doomed = world.addPost({ authorId: named.plain.id, text: 'This post will be deleted', at: tick() });
-  world.deletePost(doomed.id);
+  world.editPost(edited.id, 'Launch day for our new API (edited: now with docs) #Launch https://example.com/docs', slotAt(2), slotId(2));
+  world.deletePost(post(3, { authorId: named.plain.id, text: 'This post will be deleted' }).id);
 
-  world.addPost({
+  post(4, {
     authorId: named.org.id,
     text: `Release notes & highlights 🚀 ${'We shipped a faster search, better threads, and a new media pipeline. '.repeat(6)}Read more https://example.com/release`,
-    at: tick(),
-    media: [makeMedia(world, rng, 'photo', t)],
+    media: [makeMedia(world, rng, 'photo', slotAt(4))],
   });
-  world.addPost({ authorId: named.org.id, text: 'Video demo', at: tick(), media: [makeMedia(world, rng, 'video', t)] });
-  world.addPost({ authorId: named.org.id, text: 'Live stream only', at: tick(), media: [makeMedia(world, rng, 'video', t, true)] });
-  world.addPost({ authorId: named.blue.id, text: 'When the build passes', at: tick(), media: [makeMedia(world, rng, 'animated_gif', t)] });
-  const quoted = world.addPost({ authorId: named.plain.id, text: 'Original take 🔥', at: tick() });
-  const quote = world.addPost({ authorId: named.blue.id, text: 'Quoting this', at: tick(), quotedId: quoted.id });
-  world.repost(named.threader.id, quote.id, tick());
-  world.addPost({ authorId: named.protected.id, text: 'Only my followers see this', at: tick() });
+  post(5, { authorId: named.org.id, text: 'Video demo', media: [makeMedia(world, rng, 'video', slotAt(5))] });
+  post(6, { authorId: named.org.id, text: 'Live stream only', media: [makeMedia(world, rng, 'video', slotAt(6), true)] });
+  post(7, { authorId: named.blue.id, text: 'When the build passes', media: [makeMedia(world, rng, 'animated_gif', slotAt(7))] });
+  const quoted = post(8, { authorId: named.plain.id, text: 'Original take 🔥' });
+  const quote = post(9, { authorId: named.blue.id, text: 'Quoting this', quotedId: quoted.id });
+  world.repost(named.threader.id, quote.id, slotAt(10), slotId(10));
+  post(11, { authorId: named.protected.id, text: 'Only my followers see this' });
 
-  const articlePost = world.addPost({ authorId: named.org.id, text: '', at: tick() });
-  const article = buildShowcaseArticle(world, articlePost, quoted.id, t);
+  const articlePost = post(12, { authorId: named.org.id, text: '' });
+  const article = buildShowcaseArticle(world, articlePost, quoted.id, slotAt(12));
   articlePost.articleId = article.id;
   articlePost.text = `https://x.com/i/article/${article.id}`;
   articlePost.lang = 'zxx';
   world.articles.set(article.id, article);
-  world.repost(named.blue.id, articlePost.id, tick());
-
+  world.repost(named.blue.id, articlePost.id, slotAt(13), slotId(13));
   const members = [...world.users.values()].filter((u) => !u.suspended).slice(0, 45).map((u) => u.id);
-  const listAt = tick();
-  world.lists.set('1500000000000000001', {
-    id: '1500000000000000001', name: 'Sim builders', description: 'People building on the Sim API', ownerId: named.org.id,
+  const listAt = slotAt(14);
+  world.lists.set(SIM_LISTS.public, {
+    id: SIM_LISTS.public, name: 'Sim builders', description: 'People building on the Sim API', ownerId: named.org.id,
     createdAt: listAt - 100 * DAY, memberIds: members, subscriberCount: 321, private: false,
   });
-  world.lists.set('1500000000000000002', {
-    id: '1500000000000000002', name: 'Secret list', description: '', ownerId: named.blue.id,
+  world.lists.set(SIM_LISTS.private, {
+    id: SIM_LISTS.private, name: 'Secret list', description: '', ownerId: named.blue.id,
     createdAt: listAt - 10 * DAY, memberIds: members.slice(0, 3), subscriberCount: 0, private: true,
   });
 
-  const spaceAt = tick();
+  const spaceAt = slotAt(15);
   const spaces = [
-    { id: '1vOxwjaWEbdJB', title: 'Sim API office hours', state: 'Running' as const, startedAt: spaceAt - 3_600_000, endedAt: null, scheduledStart: null },
-    { id: '1YqKDoNqZbgJV', title: 'Release retro', state: 'Ended' as const, startedAt: spaceAt - 5 * DAY, endedAt: spaceAt - 5 * DAY + 5_400_000, scheduledStart: null },
-    { id: '1OwxWjqXkmLxQ', title: 'Roadmap preview', state: 'NotStarted' as const, startedAt: null, endedAt: null, scheduledStart: spaceAt + 2 * DAY },
-    { id: '1RDGlaQQPVoJL', title: 'Cancelled chat', state: 'Canceled' as const, startedAt: null, endedAt: null, scheduledStart: spaceAt + DAY },
+    { id: SIM_SPACES.running, title: 'Sim API office hours', state: 'Running' as const, startedAt: spaceAt - 3_600_000, endedAt: null, scheduledStart: null },
+    { id: SIM_SPACES.ended, title: 'Release retro', state: 'Ended' as const, startedAt: spaceAt - 5 * DAY, endedAt: spaceAt - 5 * DAY + 5_400_000, scheduledStart: null },
+    { id: SIM_SPACES.scheduled, title: 'Roadmap preview', state: 'NotStarted' as const, startedAt: null, endedAt: null, scheduledStart: spaceAt + 2 * DAY },
+    { id: SIM_SPACES.canceled, title: 'Cancelled chat', state: 'Canceled' as const, startedAt: null, endedAt: null, scheduledStart: spaceAt + DAY },
   ];
-  for (const s of spaces) {
+  spaces.forEach((s, i) => {
     world.spaces.set(s.id, {
       ...s, hostIds: [named.org.id, named.blue.id], speakerIds: [named.plain.id, named.threader.id],
       participantCount: s.state === 'Running' ? 1234 : s.state === 'Ended' ? 987 : 0, lang: 'en',
       createdAt: spaceAt - 6 * DAY, recorded: s.state === 'Ended',
     });
-    const card = world.addPost({ authorId: named.org.id, text: `Join our Space: ${s.title}`, at: tick() });
-    card.spaceId = s.id;
-  }
+    post(14 + i, { authorId: named.org.id, text: `Join our Space: ${s.title}` }).spaceId = s.id;
+  });
 }

@@ -121,6 +121,11 @@ export interface SimSpace {
 /** Snowflake-style ids: time-ordered and beyond 2^53, like the platform's. */
 export const SNOWFLAKE_EPOCH = 1288834974657n;
 
+/** The id of a post created at `at` (epoch ms) with sequence number `sequence` (0–4095). */
+export function snowflakeId(at: number, sequence = 4095): string {
+  return ((BigInt(Math.floor(at)) - SNOWFLAKE_EPOCH) * 4194304n + BigInt(sequence)).toString();
+}
+
 export class MicroblogWorld {
   readonly users = new Map<string, SimUser>();
   readonly usersByName = new Map<string, SimUser>();
@@ -145,9 +150,10 @@ export class MicroblogWorld {
     this.now = now;
   }
 
+  /** A fresh time-ordered id. Sequence 4095 is never used here: it is kept for `snowflakeId` fixed ids. */
   nextId(at: number): string {
-    this.sequence = (this.sequence + 1) % 4096;
-    return ((BigInt(at) - SNOWFLAKE_EPOCH) * 4194304n + BigInt(this.sequence)).toString();
+    this.sequence = (this.sequence + 1) % 4095;
+    return snowflakeId(at, this.sequence);
   }
 
   addUser(user: SimUser): SimUser {
@@ -192,11 +198,14 @@ export class MicroblogWorld {
     quotedId?: string | null;
     lang?: string;
     media?: SimMedia[];
+    /** A fixed id (well-known showcase posts); default a fresh one. */
+    id?: string;
   }): SimPost {
     const author = this.users.get(input.authorId);
     if (!author) throw new Error(`no such user ${input.authorId}`);
     const at = input.at ?? this.now;
-    const id = this.nextId(at);
+    const id = input.id ?? this.nextId(at);
+    if (this.posts.has(id)) throw new Error(`post id ${id} already taken`);
     const parent = input.inReplyToId ? this.posts.get(input.inReplyToId) : undefined;
     if (input.inReplyToId && !parent) throw new Error(`no such post ${input.inReplyToId}`);
     return this.insertPost({
@@ -223,12 +232,12 @@ export class MicroblogWorld {
   }
 
   /** Edits a post: a new version with a new id replaces it in timelines; the old version stays readable by id. */
-  editPost(postId: string, text: string, at?: number): SimPost {
+  editPost(postId: string, text: string, at?: number, fixedId?: string): SimPost {
     const old = this.posts.get(postId);
     if (!old || old.deleted) throw new Error(`no such post ${postId}`);
     const latest = this.posts.get(old.editIds[old.editIds.length - 1])!;
     const when = at ?? this.now;
-    const id = this.nextId(when);
+    const id = fixedId ?? this.nextId(when);
     const editIds = [...latest.editIds, id];
     const version: SimPost = { ...latest, id, text, createdAt: when, editIds };
     for (const v of editIds.slice(0, -1)) {
@@ -251,7 +260,7 @@ export class MicroblogWorld {
   }
 
   /** `userId` reposts `postId` at `at`. */
-  repost(userId: string, postId: string, at?: number): SimPost {
+  repost(userId: string, postId: string, at?: number, fixedId?: string): SimPost {
     const target = this.posts.get(postId);
     // Reposting a repost reposts the original, as the platform does.
     const original = target?.repostOfId ? this.posts.get(target.repostOfId) : target;
@@ -259,7 +268,7 @@ export class MicroblogWorld {
     if (!this.users.has(userId)) throw new Error(`no such user ${userId}`);
     if (this.users.get(original.authorId)?.protected) throw new Error(`post ${postId} is protected and cannot be reposted`);
     const when = at ?? this.now;
-    const id = this.nextId(when);
+    const id = fixedId ?? this.nextId(when);
     return this.insertPost({
       ...original,
       id,

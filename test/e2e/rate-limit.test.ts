@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { charged, fundedWorkspace } from '../support/billing.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/** The weighted per-minute limit per account, through the HTTP surfaces. Free tier ceiling: 10 per minute here. */
+let svc: TestService;
+const CEILING = 10;
+
+beforeAll(async () => {
+  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: CEILING } } });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+describe('rate limits', () => {
+  it('weights add up: searches count 2, whoami 1, and the call past the ceiling is 429 with Retry-After', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    for (let i = 0; i < 4; i++) {
+      const res = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } });
+      expect(res.status).toBe(200);
+    }
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    expect((await svc.graphql('{ whoami { keyId } }', undefined, key)).status).toBe(200);
+    const refused = await svc.request('GET', '/v1/whoami', { key });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', retryable: true });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(charged(refused)).toBe(0);
+  });
+
+  it('a billed call refused by the rate limit costs nothing', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    for (let i = 0; i < 5; i++) await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } });
+    const refused = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } });
+    expect(refused.status).toBe(429);
+    expect(charged(refused)).toBe(0);
+    expect(Number(refused.headers.get('x-credits-remaining'))).toBe(95);
+  });
+
+  it('the window is per account: another workspace is not affected', async () => {
+    const first = await fundedWorkspace(svc, 0);
+    for (let i = 0; i < CEILING; i++) await svc.request('GET', '/v1/whoami', { key: first.key });
+    expect((await svc.request('GET', '/v1/whoami', { key: first.key })).status).toBe(429);
+    const other = await fundedWorkspace(svc, 0);
+    expect((await svc.request('GET', '/v1/whoami', { key: other.key })).status).toBe(200);
+  });
+
+  it('two keys of one workspace share the window', async () => {
+    const { key, workspaceId } = await fundedWorkspace(svc, 0);
+    const { key: second } = await svc.newKey({ workspaceId });
+    for (let i = 0; i < CEILING; i++) await svc.request('GET', '/v1/whoami', { key: i % 2 ? key : second });
+    expect((await svc.request('GET', '/v1/whoami', { key: second })).status).toBe(429);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('is shared by two service instances on one database', async () => {
+    const other = await startTestService({ shareDatabaseWith: svc, tiers: { free: { rateLimitPerMinute: CEILING } } });
+    try {
+      const { key } = await fundedWorkspace(svc, 0);
+      for (let i = 0; i < CEILING; i++) {
+        const res = await (i % 2 ? svc : other).request('GET', '/v1/whoami', { key });
+        expect(res.status).toBe(200);
+      }
+      expect((await other.request('GET', '/v1/whoami', { key })).status).toBe(429);
+      expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+});
