@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { ServiceError } from '../schema/error-catalogue.ts';
 import { unwrap } from '../schema/zod-graphql.ts';
+import { checkJsonTypes } from './input-types.ts';
 
 function baseType(schema: z.ZodType): string {
   return (unwrap(schema).base as unknown as { _zod: { def: { type: string } } })._zod.def.type;
@@ -59,5 +60,6 @@ export function variablesFor(
       variables[name] = value;
     }
   }
+  checkJsonTypes(op.input, variables);
   return variables;
 }

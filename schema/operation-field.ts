@@ -20,7 +20,6 @@ export function operationField<Input extends z.ZodObject>(
   // The payload type: any Pothos output type reference.
   type: unknown,
   resolve: Resolve<Input>,
-  options: { nullable?: boolean } = {},
 ): void {
   const register = op.graphql.kind === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
   register(op.graphql.field, (t) => {
@@ -28,7 +27,9 @@ export function operationField<Input extends z.ZodObject>(
     // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
     return t.field({
       type: type as never,
-      nullable: (options.nullable ?? false) as never,
+      // Root fields are nullable so that one failing field of a multi-field request leaves the others' data
+      // (and their billing) intact; REST and MCP report the error of their single field instead.
+      nullable: true as never,
       description: op.description,
       args: (Object.keys(args).length ? t.validate(args, op.input as never) : {}) as never,
       resolve: (_root, args, ctx, info) => resolve(args as z.output<Input>, ctx, info) as never,

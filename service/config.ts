@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { createTierTable, type TierOverrides, type TierTable } from '../adapters/billing/tiers.ts';
+import type { MicroblogClientOptions } from '../adapters/microblog/microblog-client.ts';
+import { microblogClientOptionsFromEnv } from '../adapters/microblog/microblog-config.ts';
 
 export interface ServiceConfig {
   port: number;
@@ -8,8 +10,10 @@ export interface ServiceConfig {
   dataDir: string;
   /** A real PostgreSQL server; absent → embedded PGlite under `dataDir`. */
   databaseUrl?: string;
-  forumUpstreamUrl?: string;
-  microblogUpstreamUrl?: string;
+  /** A real forum upstream: its URL and optional request headers (`FORUM_USER_AGENT`, `FORUM_BEARER_TOKEN`). */
+  forumUpstream?: { baseUrl: string; headers: Record<string, string> };
+  /** A real microblog upstream (URL, session credentials, query ids); absent → the in-process simulated platform. */
+  microblogUpstream?: MicroblogClientOptions;
   operatorToken?: string;
   /** Build string `<build_hash>-<timestamp>`; derived from git when not given. */
   version?: string;
@@ -44,8 +48,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.SVC_DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    forumUpstreamUrl: env.FORUM_UPSTREAM_URL || undefined,
-    microblogUpstreamUrl: env.MICROBLOG_UPSTREAM_URL || undefined,
+    forumUpstream: env.FORUM_UPSTREAM_URL
+      ? {
+          baseUrl: env.FORUM_UPSTREAM_URL,
+          headers: {
+            ...(env.FORUM_USER_AGENT ? { 'user-agent': env.FORUM_USER_AGENT } : {}),
+            ...(env.FORUM_BEARER_TOKEN ? { authorization: `Bearer ${env.FORUM_BEARER_TOKEN}` } : {}),
+          },
+        }
+      : undefined,
+    microblogUpstream: microblogClientOptionsFromEnv(env) ?? undefined,
     operatorToken: env.SVC_OPERATOR_TOKEN || undefined,
     version: env.SVC_BUILD_VERSION || undefined,
     demo: env.SVC_DEMO !== 'false',

@@ -1,7 +1,6 @@
 import { createForumClient } from '../adapters/forum/forum-client.ts';
 import { startForumSim, type ForumSim } from '../adapters/sim/forum/forum-sim.ts';
 import { createMicroblogClient } from '../adapters/microblog/microblog-client.ts';
-import { microblogClientOptionsFromEnv } from '../adapters/microblog/microblog-config.ts';
 import { startMicroblogSim, type MicroblogSim } from '../adapters/sim/microblog/microblog-sim.ts';
 import type { PlatformClients } from '../schema/pipeline/service-deps.ts';
 import type { ServiceConfig } from './config.ts';
@@ -25,23 +24,21 @@ export async function startPlatforms(config: ServiceConfig): Promise<Platforms> 
   const simulated: Record<string, string> = {};
   const sims: Platforms['sims'] = {};
   try {
-    let forumUrl = config.forumUpstreamUrl;
-    if (!forumUrl) {
+    let forumOptions = config.forumUpstream;
+    if (!forumOptions) {
       sims.forum = await startForumSim();
       closers.push(sims.forum.close);
-      forumUrl = simulated.forum = sims.forum.url;
+      forumOptions = { baseUrl: (simulated.forum = sims.forum.url), headers: {} };
     }
-    const forum = createForumClient({ baseUrl: forumUrl });
+    const forum = createForumClient(forumOptions);
     closers.push(() => forum.close());
-    let microblogUrl = config.microblogUpstreamUrl;
-    if (!microblogUrl) {
+    let microblogOptions = config.microblogUpstream;
+    if (!microblogOptions) {
       sims.microblog = await startMicroblogSim();
       closers.push(sims.microblog.close);
-      microblogUrl = simulated.microblog = sims.microblog.url;
+      microblogOptions = { baseUrl: (simulated.microblog = sims.microblog.url) };
     }
-    // Credentials and query ids for a real upstream come from the environment (MICROBLOG_BEARER_TOKEN, …).
-    const microblogOptions = microblogClientOptionsFromEnv({ ...process.env, MICROBLOG_UPSTREAM_URL: microblogUrl });
-    const microblog = createMicroblogClient({ ...microblogOptions, baseUrl: microblogUrl });
+    const microblog = createMicroblogClient(microblogOptions);
     closers.push(() => microblog.close());
     return {
       clients: { forum, microblog },

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { billingDbFromOrm } from '../adapters/billing/billing-sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
+import { startReservationSweeper } from '../adapters/billing/reservation-sweeper.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
 import { initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
@@ -55,6 +56,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => orm.close(true));
     const identity = createIdentityStore(orm);
     const credits = createCreditsService({ db: billingDbFromOrm(orm), clock: now, tiers: config.tiers });
+    // Reservations of calls that died stop counting at their expiry; the sweeper only deletes the rows.
+    const sweeper = startReservationSweeper(credits, { onError: (error) => console.error('[svc] reservation sweep failed', error) });
+    cleanups.unshift(() => sweeper.stop());
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);

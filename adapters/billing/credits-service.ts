@@ -57,8 +57,8 @@ export interface CreditsService {
   settle(reservation: Reservation, credits: number): Promise<{ charged: number; remaining: number }>;
   /** The call failed or was refused: nothing is charged. */
   release(reservation: Reservation): Promise<void>;
-  /** null when the workspace does not exist. */
-  usage(workspaceId: string): Promise<Usage | null>;
+  /** null when the workspace does not exist. `now` defaults to the service's clock. */
+  usage(workspaceId: string, now?: Date): Promise<Usage | null>;
   limits(workspaceId: string): Promise<Limits | null>;
   recordPurchase(workspaceId: string, purchase: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
   /** Takes back up to `credits` bought credits not spent nor held; refuses a refund above the net purchases. */
@@ -125,9 +125,8 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     });
   }
 
-  async function readAccount(workspaceId: string): Promise<AccountRow | null> {
+  async function readAccount(workspaceId: string, now = clock()): Promise<AccountRow | null> {
     if (!UUID.test(workspaceId)) return null;
-    const now = clock();
     const read = bind(sql.READ_ACCOUNT, { workspaceId, ...times(now) });
     let [row] = await run<AccountRow>(db, read);
     if (!row || row.stale) {
@@ -137,7 +136,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     return row ?? null;
   }
 
-  function toUsage(row: AccountRow): Usage {
+  function toUsage(row: AccountRow, now = clock()): Usage {
     const pending = toInt(row.pending);
     const free = toInt(row.free_remaining);
     const balance = Math.max(0, free + toInt(row.bought_remaining) - pending);
@@ -148,7 +147,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       available: Math.max(0, balance - reserved),
       // Pending charges are paid from the free grant first, exactly as folding will book them.
       freeGrant: row.receives_free_grant
-        ? { granted: toInt(row.free_granted), remaining: Math.max(0, free - pending), resetsAt: nextMonthStart(clock()).toISOString() }
+        ? { granted: toInt(row.free_granted), remaining: Math.max(0, free - pending), resetsAt: nextMonthStart(now).toISOString() }
         : null,
       tier: tierForNetPurchases(tiers, toInt(row.net_purchase_cents)),
       spendingPaused: row.spending_paused,
@@ -215,9 +214,9 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       await run(db, bind(sql.RELEASE, { reservationId: reservation.id }));
     },
 
-    async usage(workspaceId) {
-      const row = await readAccount(workspaceId);
-      return row ? toUsage(row) : null;
+    async usage(workspaceId, now = clock()) {
+      const row = await readAccount(workspaceId, now);
+      return row ? toUsage(row, now) : null;
     },
 
     async limits(workspaceId) {

@@ -9,7 +9,7 @@
  */
 
 /** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII; same as the migration). */
-export const ADMISSION_LOCK_CLASS = 0x62696c6c;
+const ADMISSION_LOCK_CLASS = 0x62696c6c;
 
 /** Waits for admissions on this workspace to finish; released at commit. Same key as `billing_admit`. */
 export const LOCK_ADMISSIONS = `select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(:workspaceId::uuid::text)) is null as locked`;
@@ -121,6 +121,14 @@ export const LIST_LEDGER = `
 select id, kind, credits, free_credits, bought_credits, usd_cents, reservation_id, note, created_at
 from billing_ledger_entry where workspace_id = :workspaceId::uuid order by id desc limit :limit::int`;
 
+/**
+ * Expired holds, plus pending charges whose account was deleted with its workspace (pending charges carry no
+ * foreign key, so the cascade does not reach them).
+ */
 export const SWEEP_RESERVATIONS = `
-with swept as (delete from billing_reservation where expires_at <= :now::timestamptz returning 1)
+with swept as (delete from billing_reservation where expires_at <= :now::timestamptz returning 1),
+orphans as (
+  delete from billing_pending_charge p
+  where not exists (select 1 from billing_account a where a.workspace_id = p.workspace_id)
+)
 select count(*)::int as swept from swept`;

@@ -18,7 +18,7 @@ export function postContextOf(post: ForumPost): OwningPostContext {
 }
 
 /** The inline `link_*` fields of comment listings, when all are there. */
-export function inlinePostContext(data: T1Data, siteUrl: string = DEFAULT_FORUM_SITE_URL): OwningPostContext | undefined {
+function inlinePostContext(data: T1Data, siteUrl: string = DEFAULT_FORUM_SITE_URL): OwningPostContext | undefined {
   if (data.link_title === undefined || data.link_author === undefined || data.link_permalink === undefined) return undefined;
   return {
     title: data.link_title,

@@ -22,7 +22,11 @@ export function classifyForumResponse(status: number, body: unknown, what: strin
     return known ? notPublic(what, known, status) : new UpstreamError('not_found', 'forum', `${what} not found`, { status });
   }
   if (status >= 300 && status < 400) return new UpstreamError('not_found', 'forum', `${what} not found`, { status });
-  if (status === 403) return notPublic(what, known ?? 'private', status);
+  if (status === 403) {
+    // The platform's own 403s are JSON; an HTML 403 is a block in front of it (bad credentials, user agent).
+    if (typeof body !== 'object' || body === null) return new UpstreamError('unavailable', 'forum', `forum refused the request for ${what}`, { status });
+    return notPublic(what, known ?? 'private', status);
+  }
   if (status === 451) return notPublic(what, 'withheld', status);
   return new UpstreamError('unavailable', 'forum', `forum answered ${status} for ${what}`, { status });
 }

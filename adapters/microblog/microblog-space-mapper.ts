@@ -37,11 +37,3 @@ export function mapSpace(audioSpace: Wire): MicroblogSpace {
     speakers: (participants.speakers ?? []).map(mapParticipant),
   };
 }
-
-/** A post linking a Space carries a card named `…:audiospace` whose binding `id` is the Space id. */
-export function spaceIdFromCard(tweet: Wire): string | null {
-  const card = tweet?.card?.legacy;
-  if (!card || !String(card.name ?? '').endsWith('audiospace')) return null;
-  const binding = (card.binding_values ?? []).find((b: Wire) => b.key === 'id');
-  return binding?.value?.string_value ?? null;
-}

@@ -23,11 +23,6 @@ export function codePointRangeToUtf16(text: string, offset: number, length: numb
   return { offset: start, length: end - start };
 }
 
-/** Slices by code points, as the upstream's indices mean. */
-export function sliceCodePoints(text: string, start: number, end?: number): string {
-  return Array.from(text).slice(start, end).join('');
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
 
 /** `legacy.full_text` arrives HTML-escaped (`&amp;`, `&lt;`, `&gt;`); note-tweet text does not, so only full_text goes through this. */

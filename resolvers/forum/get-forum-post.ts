@@ -1,13 +1,16 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ForumPost } from '../../adapters/shapes/forum-shapes.ts';
-import { ServiceError } from '../../schema/error-catalogue.ts';
 import type { RequestContext } from '../../schema/pipeline/request-context.ts';
-import { forumLoaders } from './forum-context.ts';
+import { forumClient, forumLoaders } from './forum-context.ts';
 
-/** The platform answers `/api/info` without the posts it will not show, so absent means not found. */
+/**
+ * `/api/info` (batched) answers with the post, or silently without it. Only then is the post's own page
+ * asked, because that answer says why: 404 (gone) or 403/404 with the community's reason (private, …),
+ * which the client raises as not_found / not_public.
+ */
 export async function getForumPost(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPost> {
-  const post = await forumLoaders(ctx).post.load(args.id.toLowerCase());
-  if (!post) throw new ServiceError('not_found', { message: `Post t3_${args.id} does not exist or is not public.`, details: { resource: 'forum_post', id: args.id } });
+  const id = args.id.toLowerCase();
+  const post = (await forumLoaders(ctx).post.load(id)) ?? (await forumClient(ctx).getCommentTree(id, { limit: 1, depth: 1 })).post;
   ctx.meter.add(info, 'forum_post', 1);
   return post;
 }

@@ -4,9 +4,13 @@ import * as system from './system.ts';
 import * as forumPosts from './forum-posts.ts';
 import * as forumSearch from './forum-search.ts';
 import * as forumLookup from './forum-lookup.ts';
+import * as microblogUsers from './microblog-users.ts';
+import * as microblogPosts from './microblog-posts.ts';
+import * as microblogLists from './microblog-lists.ts';
+import * as microblogSearch from './microblog-search.ts';
 
 /** Every operation of the service. Each domain file contributes its entries here. */
-export const OPERATIONS: readonly OperationSpec[] = [...Object.values(system), ...Object.values(account), ...Object.values(forumPosts), ...Object.values(forumSearch), ...Object.values(forumLookup)] as OperationSpec[];
+export const OPERATIONS: readonly OperationSpec[] = [...Object.values(system), ...Object.values(account), ...Object.values(forumPosts), ...Object.values(forumSearch), ...Object.values(forumLookup), ...Object.values(microblogUsers), ...Object.values(microblogPosts), ...Object.values(microblogLists), ...Object.values(microblogSearch)] as OperationSpec[];
 
 const byKey = new Map(OPERATIONS.map((op) => [`${op.graphql.kind}:${op.graphql.field}`, op]));
 

@@ -89,22 +89,49 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           const principal = ctx.principal;
           let charged = 0;
           let remaining: number | undefined;
+          let outcome: ExecutionResult = { ...result, ...(errors ? { errors } : {}) };
           if (principal && admission) {
-            if (credits > 0) ({ charged, remaining } = await ctx.deps.billing.settle(principal, admission, credits));
-            else ({ remaining } = await ctx.deps.billing.release(principal, admission));
+            const settled = await settleExactly(ctx, principal, admission, credits);
+            ({ charged, remaining } = settled);
+            if (settled.refusal) outcome = { errors: [toCatalogueError(settled.refusal)] };
           } else if (principal) {
             remaining = await ctx.deps.billing.remaining(principal);
           }
           if (principal) setCreditHeaders(ctx, charged, remaining);
-          setResult({
-            ...result,
-            ...(errors ? { errors } : {}),
-            ...(principal ? { extensions: { ...result.extensions, credits: { charged, remaining } } } : {}),
-          });
+          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, credits: { charged, remaining } } } : outcome);
         },
       };
     },
   };
+}
+
+/**
+ * Charges exactly what the call returned, or nothing. The hold taken on admission may be smaller than the
+ * price (an account near empty holds only what it has; a GraphQL walk may return more than its root
+ * operation's largest result): the difference is then admitted like a call of its own. If the account cannot
+ * cover it, the call is refused as at admission (402, or 429 credits_held) and its result is withheld, so no
+ * call is ever served below its price and the balance never goes negative.
+ */
+async function settleExactly(
+  ctx: RequestContext,
+  principal: Principal,
+  admission: Admission,
+  credits: number,
+): Promise<{ charged: number; remaining: number; refusal?: unknown }> {
+  const billing = ctx.deps.billing;
+  if (credits === 0) return { charged: 0, ...(await billing.release(principal, admission)) };
+  if (credits <= admission.reserved) return billing.settle(principal, admission, credits);
+  const shortfall = credits - admission.reserved;
+  let extra: Admission;
+  try {
+    extra = await billing.admit(principal, { minimumCredits: shortfall, reserveCredits: shortfall });
+  } catch (refusal) {
+    const { remaining } = await billing.release(principal, admission);
+    return { charged: 0, remaining, refusal };
+  }
+  const first = await billing.settle(principal, admission, admission.reserved);
+  const second = await billing.settle(principal, extra, shortfall);
+  return { charged: first.charged + second.charged, remaining: second.remaining };
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

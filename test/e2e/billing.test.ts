@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/mcp.ts';
-import { charged, fundedWorkspace, usageOf, visiblePostIds } from '../support/billing.ts';
+import { fundedWorkspace, usageOf, visiblePostIds } from '../support/billing.ts';
+import { charged } from '../support/assertions.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** Billing through the real HTTP surfaces: the spec's worked examples, exactness under concurrency, admission. */

@@ -1,26 +1,12 @@
-import { expect } from 'vitest';
 import type { ForumSim } from '../../adapters/sim/forum/forum-sim.ts';
 import type { ForumClient } from '../../adapters/forum/forum-client.ts';
-import type { HttpResult, TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
 
 /** The in-process forum sim and the client the service uses, for driving faults and counting round trips. */
 export function forumOf(svc: TestService): { sim: ForumSim; client: ForumClient } {
   const sim = svc.service.platforms.sims.forum;
   if (!sim) throw new Error('the test service runs without the in-process forum sim');
   return { sim, client: svc.service.platforms.clients.forum };
-}
-
-export function charged(res: HttpResult): number {
-  return Number(res.headers.get('x-credits-charged'));
-}
-
-/** An error envelope with this status and code, charged nothing. */
-export function expectError(res: HttpResult, status: number, code: string, details?: Record<string, unknown>): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.meta.requestId).toBe('string');
-  if (details) expect(res.body.error.details).toMatchObject(details);
-  if (res.headers.get('x-credits-charged') !== null) expect(charged(res)).toBe(0);
 }
 
 /** A string of base-36 post ids of the default world, from index `from`. */

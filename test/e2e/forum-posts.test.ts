@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import { startTestService, type HttpResult, type TestService } from '../support/service.ts';
 import { ForumCommentShape, ForumPostShape } from '../../adapters/shapes/forum-shapes.ts';
-import { charged, expectError, forumOf } from './forum-e2e-support.ts';
+import { forumOf } from './forum-e2e-support.ts';
+import { charged, expectError } from '../support/assertions.ts';
 
 let svc: TestService;
 let key: string;
@@ -44,9 +45,12 @@ describe('GET /v1/forum/posts/{id}', () => {
     expect((await svc.request('GET', `/v1/forum/posts/${id}`, { key })).body.data.locked).toBe(true);
   });
 
-  it('404 for an unknown post and for a post of a private community', async () => {
-    expectError(await svc.request('GET', '/v1/forum/posts/zzzzzzzz', { key }), 404, 'not_found');
-    expectError(await svc.request('GET', `/v1/forum/posts/${lm().posts.inPrivate}`, { key }), 404, 'not_found');
+  it('404 for an unknown post; 404 with the reason for a post of a closed community', async () => {
+    const unknown = await svc.request('GET', '/v1/forum/posts/zzzzzzzz', { key });
+    expectError(unknown, 404, 'not_found');
+    expect(unknown.body.error.details?.reason).toBeUndefined();
+    expectError(await svc.request('GET', `/v1/forum/posts/${lm().posts.inPrivate}`, { key }), 404, 'not_found', { reason: 'private' });
+    expectError(await svc.request('GET', `/v1/forum/posts/${lm().posts.inBanned}`, { key }), 404, 'not_found', { reason: 'banned' });
   });
 
   it('400 when the id breaks the pattern (too long, or not base-36)', async () => {
@@ -77,7 +81,7 @@ describe('GET /v1/forum/posts/{id}/comments', () => {
     let pages = 0;
     let credits = 0;
     do {
-      const res: Awaited<ReturnType<typeof svc.request>> = await svc.request('GET', `${path()}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      const res: HttpResult = await svc.request('GET', `${path()}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.length).toBeLessThanOrEqual(100);
       for (const c of res.body.data) {

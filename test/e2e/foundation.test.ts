@@ -178,3 +178,47 @@ describe('MCP surface', () => {
     expect(res.body.error.code).toBe('unauthenticated');
   });
 });
+
+describe('REST input types', () => {
+  it.each([
+    [{ query: 'x', includeNsfw: 'yes' }, 'includeNsfw', 'boolean'],
+    [{ query: 'x', limit: '5' }, 'limit', 'integer'],
+    [{ query: 'x', limit: 5.5 }, 'limit', 'integer'],
+    [{ query: ['x'] }, 'query', 'string'],
+  ])('400 naming the field for %j', async (body, field, expected) => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('POST', '/v1/forum/search/subforums', { key, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', details: { field, expected } });
+  });
+
+  it('does not turn a single value into a list', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('POST', '/v1/forum/lookup', { key, body: { posts: 'abc' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toMatchObject({ field: 'posts', expected: 'array' });
+  });
+
+  it('names the element of a list that has the wrong type', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('POST', '/v1/forum/lookup', { key, body: { posts: ['abc', 7] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toMatchObject({ field: 'posts[1]', expected: 'string' });
+  });
+
+  it('400 invalid_json for a malformed body and 415 for a non-JSON content type', async () => {
+    const { key } = await svc.newKey();
+    const malformed = await svc.request('POST', '/v1/forum/search/subforums', { key, rawBody: '{"query": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: 'invalid_json', details: { field: 'body' } });
+    const form = await svc.request('POST', '/v1/forum/search/subforums', { key, rawBody: 'query=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+  });
+
+  it('403 naming the scope for a key without it', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:microblog'] });
+    const res = await svc.request('POST', '/v1/forum/search/subforums', { key, body: { query: 'x' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'read:forum' } });
+  });
+});

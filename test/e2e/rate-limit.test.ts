@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { charged, fundedWorkspace } from '../support/billing.ts';
+import { fundedWorkspace } from '../support/billing.ts';
+import { charged } from '../support/assertions.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** The weighted per-minute limit per account, through the HTTP surfaces. Free tier ceiling: 10 per minute here. */

@@ -36,5 +36,3 @@ export async function usageOf(svc: TestService, key: string) {
   if (res.status !== 200) throw new Error(`usage failed: ${JSON.stringify(res.body)}`);
   return res.body.data as { balance: number; reserved: number; available: number; freeGrant: { granted: number; remaining: number; resetsAt: string } | null; tier: string; spendingPaused: boolean };
 }
-
-export const charged = (res: { headers: Headers }) => Number(res.headers.get('x-credits-charged'));

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTierTable, type TierOverrides } from '../../adapters/billing/tiers.ts';
+import { microblogClientOptionsFromEnv } from '../../adapters/microblog/microblog-config.ts';
 import { startService, type RunningService, type StartOptions } from '../../service/start.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -47,8 +48,8 @@ export async function startTestService(
       version: 'test0000-20260101T000000Z',
       demo: false,
       tiers: createTierTable(options.tiers),
-      forumUpstreamUrl: options.env?.FORUM_UPSTREAM_URL,
-      microblogUpstreamUrl: options.env?.MICROBLOG_UPSTREAM_URL,
+      forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,
+      microblogUpstream: microblogClientOptionsFromEnv(options.env ?? {}) ?? undefined,
     },
     options,
   );

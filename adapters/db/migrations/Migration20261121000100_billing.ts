@@ -4,10 +4,10 @@ import { Migration } from '@mikro-orm/migrations';
 const ADMISSION_LOCK_CLASS = 0x62696c6c;
 
 /**
- * Credits: one account row per workspace (a projection of its ledger, kept in the same transaction as every
+ * Credits: one account row per workspace (a projection of its ledger, kept in the same statement as every
  * ledger row), the immutable ledger, short-lived reservations of calls in flight, settled charges waiting to be
- * folded into the ledger, and the shared rate-limit
- * counters (rate-limiter-flexible's RateLimiterPostgres layout, created here so no instance runs DDL at start).
+ * folded into the ledger, and the shared rate-limit counters (rate-limiter-flexible's RateLimiterPostgres layout,
+ * created here so no instance runs DDL at start).
  * The two statements of every billed call (admit, settle) and the fold are PL/pgSQL functions: one round trip
  * each, and their plans are cached per connection instead of being planned again inside the admission lock.
  * PostgreSQL 15 compatible.
@@ -166,28 +166,37 @@ const ADMIT_FUNCTION = `create function billing_admit(p_workspace uuid, p_reserv
   p_minimum bigint, p_now timestamptz, p_expires_at timestamptz, p_period_start timestamptz, p_fold_at_least integer)
 returns table (balance bigint, reserved bigint, spending_paused boolean, stale boolean, held bigint)
 language plpgsql as $$
-#variable_conflict use_column
+declare
+  v_balance bigint;
+  v_reserved bigint;
+  v_paused boolean;
+  v_stale boolean;
+  v_pending_rows bigint;
+  v_held bigint;
 begin
   perform set_config('synchronous_commit', 'off', true);
   perform pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(p_workspace::text));
-  return query
-  with decision as (
-    select (a.free_remaining + a.bought_remaining - (
-        select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = p_workspace))::bigint as balance,
-      (select coalesce(sum(r.credits), 0) from billing_reservation r
-        where r.workspace_id = p_workspace and r.expires_at > p_now)::bigint as reserved,
-      a.spending_paused,
-      (a.receives_free_grant and (a.free_period_start is null or a.free_period_start < p_period_start)) as stale
-    from billing_account a where a.workspace_id = p_workspace
-  ), inserted as (
+  select a.free_remaining + a.bought_remaining - p.total, r.total, a.spending_paused,
+      a.receives_free_grant and (a.free_period_start is null or a.free_period_start < p_period_start), p.n
+    into v_balance, v_reserved, v_paused, v_stale, v_pending_rows
+  from billing_account a
+  cross join lateral (select coalesce(sum(c.credits), 0)::bigint as total, count(*) as n
+    from billing_pending_charge c where c.workspace_id = p_workspace) p
+  cross join lateral (select coalesce(sum(h.credits), 0)::bigint as total
+    from billing_reservation h where h.workspace_id = p_workspace and h.expires_at > p_now) r
+  where a.workspace_id = p_workspace;
+  if not found then
+    return;
+  end if;
+  if not v_stale and not v_paused and v_balance - v_reserved >= p_minimum then
+    v_held := least(p_reserve, v_balance - v_reserved);
     insert into billing_reservation (id, workspace_id, credits, expires_at, created_at)
-    select p_reservation, p_workspace, least(p_reserve, d.balance - d.reserved), p_expires_at, p_now
-    from decision d
-    where not d.stale and not d.spending_paused and d.balance - d.reserved >= p_minimum
-    returning credits
-  )
-  select d.balance, d.reserved, d.spending_paused, d.stale, (select i.credits from inserted i) from decision d;
-  perform billing_fold(p_workspace, p_fold_at_least, p_now);
+    values (p_reservation, p_workspace, v_held, p_expires_at, p_now);
+  end if;
+  if v_pending_rows >= p_fold_at_least then
+    perform billing_fold(p_workspace, 0, p_now);
+  end if;
+  return query select v_balance, v_reserved, v_paused, v_stale, v_held;
 end $$;`;
 
 /**

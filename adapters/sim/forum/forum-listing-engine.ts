@@ -3,8 +3,8 @@ import type { SimPost, SimSubforum } from './forum-sim-records.ts';
 /** The platform stops paging after this many items in a listing, and after fewer in search. */
 export const LISTING_CAP = 1000;
 export const SEARCH_CAP = 250;
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 100;
 
 export interface Page<T> {
   items: T[];
@@ -44,16 +44,23 @@ function hotScore(post: SimPost): number {
   return Math.sign(post.score) * order + (post.createdUtc - 1134028003) / 45000;
 }
 
-export function sortPosts(posts: SimPost[], sort: string, relevance?: (p: SimPost) => number, numComments?: (p: SimPost) => number): SimPost[] {
-  const byNew = (a: SimPost, b: SimPost) => b.createdUtc - a.createdUtc || b.index - a.index;
-  const compare: Record<string, (a: SimPost, b: SimPost) => number> = {
-    new: byNew,
-    top: (a, b) => b.score - a.score || byNew(a, b),
-    hot: (a, b) => hotScore(b) - hotScore(a) || byNew(a, b),
-    comments: (a, b) => (numComments ? numComments(b) - numComments(a) : 0) || byNew(a, b),
-    relevance: (a, b) => (relevance ? relevance(b) - relevance(a) : 0) || b.score - a.score || byNew(a, b),
-  };
-  return posts.sort(compare[sort] ?? compare.relevance);
+/** The platform's orders. Sort keys are computed once per post (relevance reads the whole text). */
+export function sortPosts(posts: SimPost[], sort: string, relevanceOf?: (p: SimPost) => number, numComments?: (p: SimPost) => number): SimPost[] {
+  const primary: (p: SimPost) => number =
+    sort === 'new'
+      ? (p) => p.createdUtc
+      : sort === 'top'
+        ? (p) => p.score
+        : sort === 'hot'
+          ? hotScore
+          : sort === 'comments'
+            ? (p) => numComments?.(p) ?? 0
+            : (p) => relevanceOf?.(p) ?? 0;
+  // Relevance ties fall back to votes; every order ends newest first, then by index, so it is total.
+  const secondary: (p: SimPost) => number = sort === 'relevance' || !['new', 'top', 'hot', 'comments'].includes(sort) ? (p) => p.score : (p) => p.createdUtc;
+  const keyed = posts.map((p) => ({ p, a: primary(p), b: secondary(p) }));
+  keyed.sort((x, y) => y.a - x.a || y.b - x.b || y.p.createdUtc - x.p.createdUtc || y.p.index - x.p.index);
+  return keyed.map((k) => k.p);
 }
 
 export interface ParsedQuery {
@@ -86,25 +93,42 @@ export function parseQuery(q: string): ParsedQuery {
   return parsed;
 }
 
-export function postMatches(post: SimPost, query: ParsedQuery, linkHost: string | null): boolean {
+/** Lower-cased title and body, cached per post and rebuilt when an edit replaces either string. */
+const textCache = new WeakMap<SimPost, { title: string; selftext: string; titleLower: string; bodyLower: string }>();
+
+function searchText(post: SimPost): { titleLower: string; bodyLower: string } {
+  let cached = textCache.get(post);
+  if (!cached || cached.title !== post.title || cached.selftext !== post.selftext) {
+    cached = { title: post.title, selftext: post.selftext, titleLower: post.title.toLowerCase(), bodyLower: post.selftext.toLowerCase() };
+    textCache.set(post, cached);
+  }
+  return cached;
+}
+
+export function postMatches(post: SimPost, query: ParsedQuery): boolean {
   if (query.author && post.author.toLowerCase() !== query.author) return false;
   if (query.subforum && post.subforum.toLowerCase() !== query.subforum) return false;
   const isSelf = post.kind === 'self' || post.kind === 'poll';
   if (query.self !== undefined && isSelf !== query.self) return false;
   if (query.nsfw !== undefined && post.over18 !== query.nsfw) return false;
-  if (query.site && !(linkHost ?? '').includes(query.site)) return false;
-  const titleLower = post.title.toLowerCase();
+  const { titleLower, bodyLower } = searchText(post);
   if (!query.titleTerms.every((t) => titleLower.includes(t))) return false;
-  if (query.terms.length === 0) return true;
-  const text = `${titleLower} ${post.selftext.toLowerCase()}`;
-  return query.terms.every((t) => text.includes(t));
+  if (!query.terms.every((t) => titleLower.includes(t) || bodyLower.includes(t))) return false;
+  return !query.site || (post.linkUrl !== null && hostOf(post.linkUrl).includes(query.site));
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 export function postRelevance(post: SimPost, query: ParsedQuery): number {
-  const titleLower = post.title.toLowerCase();
-  const body = post.selftext.toLowerCase();
+  const { titleLower, bodyLower } = searchText(post);
   let score = 0;
-  for (const t of query.terms) score += (titleLower.includes(t) ? 3 : 0) + (body.includes(t) ? 1 : 0);
+  for (const t of query.terms) score += (titleLower.includes(t) ? 3 : 0) + (bodyLower.includes(t) ? 1 : 0);
   return score;
 }
 

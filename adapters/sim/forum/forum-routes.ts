@@ -203,8 +203,8 @@ function searchPosts(world: ForumWorld, scope: readonly SimPost[], q: URLSearchP
       p.removedByCategory === null &&
       (includeOver18 || !p.over18) &&
       withinWindow(p.createdUtc, t, now) &&
-      readable(world, p) &&
-      postMatches(p, query, p.linkUrl ? safeHost(p.linkUrl) : null),
+      postMatches(p, query) &&
+      readable(world, p),
   );
   const sorted = sortPosts(matches, q.get('sort') ?? 'relevance', (p) => postRelevance(p, query), (p) => world.numComments(p));
   const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), clampLimit(q.get('limit')), SEARCH_CAP);
@@ -223,12 +223,4 @@ function subforumListing(world: ForumWorld, sub: SimSubforum, sort: 'new' | 'hot
 function boundedInt(raw: string | null, fallback: number, min: number, max: number): number {
   const n = Number(raw ?? fallback);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.floor(n))) : fallback;
-}
-
-function safeHost(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
 }

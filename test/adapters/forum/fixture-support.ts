@@ -4,9 +4,10 @@ import { expect } from 'vitest';
 import { ForumCommentShape, ForumPostShape, SubforumShape } from '../../../adapters/shapes/forum-shapes.ts';
 import { mapCommentTree } from '../../../adapters/forum/comment-tree-mapper.ts';
 import { mapForumPost } from '../../../adapters/forum/forum-post-mapper.ts';
-import { mapForumComment, type OwningPostContext } from '../../../adapters/forum/forum-comment-mapper.ts';
+import type { OwningPostContext } from '../../../adapters/forum/forum-comment-mapper.ts';
 import { mapSubforum } from '../../../adapters/forum/subforum-mapper.ts';
-import { asT1, asT3, asT5, isListing, isThing } from '../../../adapters/forum/forum-wire.ts';
+import { asT3, asT5, isListing, isThing } from '../../../adapters/forum/forum-wire.ts';
+import { mapCommentListing } from '../../../adapters/forum/listing-mapper.ts';
 import { classifyForumResponse } from '../../../adapters/forum/forum-error-classifier.ts';
 
 export const FORUM_FIXTURES = '/work/shared/fixtures/upstream/forum-reddit';
@@ -56,17 +57,19 @@ export function mapAndValidateForumPayload(body: unknown, status = 200): MappedC
     return counts;
   }
   if (isListing(body)) {
+    // Comments of a listing are mapped as a page: inline post fields when present, the stand-in otherwise.
+    for (const comment of mapCommentListing(body, () => STAND_IN_POST).items) {
+      ForumCommentShape.parse(comment);
+      counts.comments++;
+    }
     for (const child of body.data.children ?? []) {
       if (child.kind === 't3') {
         ForumPostShape.parse(mapForumPost(asT3(child)));
         counts.posts++;
-      } else if (child.kind === 't1') {
-        ForumCommentShape.parse(mapForumComment(asT1(child), STAND_IN_POST));
-        counts.comments++;
       } else if (child.kind === 't5') {
         SubforumShape.parse(mapSubforum(asT5(child)));
         counts.subforums++;
-      } else throw new Error(`unexpected kind ${child.kind}`);
+      } else if (child.kind !== 't1') throw new Error(`unexpected kind ${child.kind}`);
     }
     return counts;
   }

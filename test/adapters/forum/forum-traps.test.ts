@@ -111,6 +111,10 @@ describe('forum traps from FIELD-NOTES.md', () => {
     expect(classifyForumResponse(404, { message: 'Not Found', error: 404 }, 'x')?.kind).toBe('not_found');
     expect(classifyForumResponse(302, null, 'x')?.kind).toBe('not_found');
     expect(classifyForumResponse(403, { reason: 'private' }, 'x')).toMatchObject({ kind: 'not_public', reason: 'private' });
+    expect(classifyForumResponse(403, { reason: 'gold_only' }, 'x')).toMatchObject({ kind: 'not_public', reason: 'gold_only' });
+    // An HTML 403 is a block in front of the platform, not a community's answer.
+    expect(classifyForumResponse(403, '<html>blocked</html>', 'x')).toMatchObject({ kind: 'unavailable', status: 403 });
+    expect(classifyForumResponse(500, null, 'x')?.kind).toBe('unavailable');
   });
 
   it('posts keep quarantine=false inside a quarantined community; the community is what is checked', () => {

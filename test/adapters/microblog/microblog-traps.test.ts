@@ -3,7 +3,6 @@ import { mapArticle } from '../../../adapters/microblog/microblog-article-mapper
 import { editControlOf, editVersionIds } from '../../../adapters/microblog/microblog-edit-history-mapper.ts';
 import { checkResponse } from '../../../adapters/microblog/microblog-errors.ts';
 import { mapPost, mapPostBase, unavailableTweetReason } from '../../../adapters/microblog/microblog-post-mapper.ts';
-import { spaceIdFromCard } from '../../../adapters/microblog/microblog-space-mapper.ts';
 import { parseTimeline, timelineInstructions } from '../../../adapters/microblog/microblog-timeline-parser.ts';
 import { mapAboutDetails, mapProfile, unavailableUserReason } from '../../../adapters/microblog/microblog-user-mapper.ts';
 import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
@@ -332,11 +331,6 @@ describe('2.9 about this account', () => {
 });
 
 describe('2.11 other quirks', () => {
-  it('a Space card carries the Space id in its binding values', () => {
-    const raw = findTweet(loadFixture('TweetDetail-audiospace-card.json'), '1789054061729173804');
-    expect(spaceIdFromCard(raw)).toBe('1vOxwjaWEbdJB');
-  });
-
   it('an affiliate badge embedding UserUnavailable users does not break the author', () => {
     const raw = findTweet(loadFixture('TweetDetail-article.json'), '2075641403774787794');
     expect(mapPostBase(raw)?.author.username).toBe('m4tinbeigi');

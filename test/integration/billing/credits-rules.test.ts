@@ -106,8 +106,10 @@ describe('billing rules', () => {
     ]);
 
     // A month with nothing spent: the whole grant expires and a new one arrives; still no carry-over.
-    clock.set('2026-04-15T12:00:00Z');
-    expect(await credits.usage(workspaceId)).toMatchObject({ balance: 5_700, freeGrant: { remaining: 5_000 } });
+    expect(await credits.usage(workspaceId, new Date('2026-04-15T12:00:00Z'))).toMatchObject({
+      balance: 5_700,
+      freeGrant: { remaining: 5_000, resetsAt: '2026-05-01T00:00:00.000Z' },
+    });
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 5_700, free: 5_000, bought: 700 });
   });
 

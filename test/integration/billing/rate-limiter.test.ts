@@ -51,6 +51,13 @@ describe('weighted per-account rate limit', () => {
     expect(await limiter.consume(account, 'free', 1)).toEqual({ ok: true, remaining: 9 });
   });
 
+  it('keeps limiting in-process when its PostgreSQL store is unreachable', async () => {
+    const limiter = await createWeightedRateLimiter({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', tiers });
+    limiters.push(limiter);
+    expect(await limiter.consume('unreachable-store', 'free', 10)).toEqual({ ok: true, remaining: 0 });
+    expect((await limiter.consume('unreachable-store', 'free', 1)).ok).toBe(false);
+  });
+
   it('counts one window per account across two limiter instances when backed by PostgreSQL', async () => {
     const [first, second] = [await open(), await open()];
     const account = await fixture.createWorkspace({ freeGrant: false });

@@ -1,0 +1,17 @@
+import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
+import { createMicroblogLoaders, type MicroblogLoaders } from '../../adapters/microblog/microblog-loaders.ts';
+import { memoised, type RequestContext } from '../../schema/pipeline/request-context.ts';
+
+export function microblogClient(ctx: RequestContext): MicroblogClient {
+  return ctx.deps.platforms.microblog;
+}
+
+/** One loader set per request, so every microblog field of a GraphQL document shares its batches. */
+export function microblogLoaders(ctx: RequestContext): MicroblogLoaders {
+  return memoised(ctx, 'microblog-loaders', () => createMicroblogLoaders(microblogClient(ctx)));
+}
+
+/** Ids of a bulk request in request order, duplicates dropped (first occurrence kept). */
+export function uniqueIds(ids: string): string[] {
+  return [...new Set(ids.split(','))];
+}

@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { ServiceError } from '../schema/error-catalogue.ts';
+import { unwrap } from '../schema/zod-graphql.ts';
+
+type Def = { type: string; element?: z.ZodType; entries?: Record<string, string>; values?: unknown[] };
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** What a member of this shape must be in JSON, or undefined when the shape takes any JSON value. */
+function expectedType(schema: z.ZodType): string | undefined {
+  const { base } = unwrap(schema);
+  const def = defOf(base);
+  switch (def.type) {
+    case 'string':
+    case 'enum':
+      return 'string';
+    case 'number':
+      return (base as { isInt?: boolean }).isInt ? 'integer' : 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return 'array';
+    case 'object':
+      return 'object';
+    default:
+      return undefined;
+  }
+}
+
+function matches(expected: string, value: unknown): boolean {
+  switch (expected) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return typeof value === expected;
+  }
+}
+
+function mismatch(field: string, expected: string, value: unknown): ServiceError {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return new ServiceError('invalid_request', { message: `'${field}' must be ${expected === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(expected) ? 'n' : ''} ${expected}`}, got ${got}.`, details: { field, expected, got } });
+}
+
+/**
+ * JSON types of the REST input, checked against the operation's zod input before GraphQL sees them: GraphQL
+ * would otherwise turn a single value into a one-element list, and its coercion errors do not name the field.
+ * Bounds and patterns are left to the pipeline's validation, which runs after authentication.
+ */
+export function checkJsonTypes(input: z.ZodObject, variables: Record<string, unknown>): void {
+  const shape = input.shape as Record<string, z.ZodType>;
+  for (const [name, value] of Object.entries(variables)) {
+    const schema = shape[name];
+    if (!schema || value === null || value === undefined) continue;
+    const expected = expectedType(schema);
+    if (!expected) continue;
+    if (!matches(expected, value)) throw mismatch(name, expected, value);
+    if (expected === 'array') {
+      const item = unwrap(defOf(unwrap(schema).base).element as z.ZodType);
+      const itemType = expectedType(item.base);
+      (value as unknown[]).forEach((element, index) => {
+        if (itemType && !(element === null && item.nullable) && !matches(itemType, element)) throw mismatch(`${name}[${index}]`, itemType, element);
+      });
+    }
+  }
+}

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
+import { SIM_ACCOUNTS, SIM_USER_IDS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
+import { CURSOR, IDS, limit, USER_REF } from './microblog-inputs.ts';
+import { defineOperation } from './operation.ts';
+
+const READ = ['read:microblog'] as const;
+const page = { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] } as const;
+
+export const searchMicroblogUsers = defineOperation({
+  operationId: 'searchMicroblogUsers',
+  description: "Find accounts by name, username or bio, ranked by the platform's people search.",
+  graphql: {
+    kind: 'query',
+    field: 'microblogUserSearch',
+    document:
+      'query searchMicroblogUsers($query: String!, $limit: Int, $cursor: String) { microblogUserSearch(query: $query, limit: $limit, cursor: $cursor) { items { ...MicroblogProfileFields } nextCursor } }',
+  },
+  rest: { method: 'POST', path: '/v1/microblog/users/search' },
+  tool: 'search_microblog_users',
+  authentication: 'key',
+  scopes: READ,
+  billing: { minimumCredits: 1, units: ['user'], rateLimitWeight: 2, maxUnits: { user: 20 } },
+  input: z.object({
+    query: z.string().min(1).max(100).describe('Name, username or bio words, 1 to 100 characters.'),
+    limit: limit(20),
+    cursor: CURSOR,
+  }),
+  output: z.array(MicroblogProfileShape),
+  result: page,
+  paginated: true,
+  tag: 'Microblog',
+  example: { query: 'alice' },
+});
+
+export const getMicroblogUser = defineOperation({
+  operationId: 'getMicroblogUser',
+  description: "One account's profile. A protected account's profile is returned (`protected` says so); a suspended or nonexistent one is 404.",
+  graphql: { kind: 'query', field: 'microblogUser', document: 'query getMicroblogUser($user: String!) { microblogUser(user: $user) { ...MicroblogProfileFields } }' },
+  rest: { method: 'GET', path: '/v1/microblog/users/:user' },
+  tool: 'get_microblog_user',
+  authentication: 'key',
+  scopes: READ,
+  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 1, maxUnits: { profile: 1 } },
+  input: z.object({ user: USER_REF }),
+  output: MicroblogProfileShape,
+  tag: 'Microblog',
+  example: { user: SIM_ACCOUNTS.org },
+});
+
+export const getMicroblogUsers = defineOperation({
+  operationId: 'getMicroblogUsers',
+  description:
+    'Up to 100 profiles by id, in request order (duplicates ignored). Ids that came back empty (suspended, deactivated, deleted, protected, withheld or never existed) are listed in `meta.notFound` and not billed.',
+  graphql: {
+    kind: 'query',
+    field: 'microblogUsers',
+    document: 'query getMicroblogUsers($ids: String!) { microblogUsers(ids: $ids) { items { ...MicroblogProfileFields } notFound } }',
+  },
+  rest: { method: 'GET', path: '/v1/microblog/users' },
+  tool: 'get_microblog_users',
+  authentication: 'key',
+  scopes: READ,
+  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 2, maxUnits: { profile: 100 } },
+  input: z.object({ ids: IDS }),
+  output: z.array(MicroblogProfileShape),
+  result: { dataField: 'items', meta: ['notFound'], metaAlways: ['notFound'] },
+  tag: 'Microblog',
+  example: { ids: `${SIM_USER_IDS.org},${SIM_USER_IDS.blue}` },
+});
+
+export const getMicroblogUserAbout = defineOperation({
+  operationId: 'getMicroblogUserAbout',
+  description:
+    'About-this-account details. 404 when the account does not exist or is protected. Billed as one profile, plus one more when `{user}` is a numeric id.',
+  graphql: { kind: 'query', field: 'microblogUserAbout', document: 'query getMicroblogUserAbout($user: String!) { microblogUserAbout(user: $user) { ...AboutDetailsFields } }' },
+  rest: { method: 'GET', path: '/v1/microblog/users/:user/about' },
+  tool: 'get_microblog_user_about',
+  authentication: 'key',
+  scopes: READ,
+  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 1, maxUnits: { profile: 2 } },
+  input: z.object({ user: USER_REF }),
+  output: AboutDetailsShape,
+  tag: 'Microblog',
+  example: { user: SIM_ACCOUNTS.org },
+});
+
+/** Operations that page over one account's posts or relationships; the first page also bills the profile lookup. */
+function accountPage<const Unit extends 'post' | 'user'>(spec: {
+  operationId: string;
+  field: string;
+  path: string;
+  tool: string;
+  description: string;
+  unit: Unit;
+  weight: number;
+  /** Page size bound; null when the platform chooses it (followers, following). */
+  max: number | null;
+  example: string;
+}) {
+  const fragment = spec.unit === 'post' ? 'MicroblogPostFields' : 'MicroblogProfileFields';
+  const withLimit = spec.max !== null;
+  return defineOperation({
+    operationId: spec.operationId,
+    description: spec.description,
+    graphql: {
+      kind: 'query',
+      field: spec.field,
+      document: withLimit
+        ? `query ${spec.operationId}($user: String!, $limit: Int, $cursor: String) { ${spec.field}(user: $user, limit: $limit, cursor: $cursor) { items { ...${fragment} } nextCursor } }`
+        : `query ${spec.operationId}($user: String!, $cursor: String) { ${spec.field}(user: $user, cursor: $cursor) { items { ...${fragment} } nextCursor } }`,
+    },
+    rest: { method: 'GET', path: spec.path },
+    tool: spec.tool,
+    authentication: 'key',
+    scopes: READ,
+    billing: {
+      minimumCredits: 1,
+      units: ['profile', spec.unit],
+      rateLimitWeight: spec.weight,
+      maxUnits: { profile: 1, [spec.unit]: spec.max ?? 100 },
+    },
+    input: withLimit ? z.object({ user: USER_REF, limit: limit(spec.max!), cursor: CURSOR }) : z.object({ user: USER_REF, cursor: CURSOR }),
+    output: z.array(spec.unit === 'post' ? MicroblogPostShape : MicroblogProfileShape),
+    result: page,
+    paginated: true,
+    tag: 'Microblog',
+    example: { user: spec.example },
+  });
+}
+
+export const getMicroblogUserHighlights = accountPage({
+  operationId: 'getMicroblogUserHighlights',
+  field: 'microblogUserHighlights',
+  path: '/v1/microblog/users/:user/highlights',
+  tool: 'get_microblog_user_highlights',
+  description:
+    'Posts the account features. Empty for accounts without the paid tier that allows highlights. 404 when the account does not exist or is protected. The first page also bills one profile lookup.',
+  unit: 'post',
+  weight: 2,
+  max: 20,
+  example: SIM_ACCOUNTS.org,
+});
+
+export const getMicroblogUserAffiliates = accountPage({
+  operationId: 'getMicroblogUserAffiliates',
+  field: 'microblogUserAffiliates',
+  path: '/v1/microblog/users/:user/affiliates',
+  tool: 'get_microblog_user_affiliates',
+  description:
+    'Accounts a verified organization lists as affiliated. Empty for accounts that are not verified organizations. 404 when the account does not exist or is protected. First page also bills one profile lookup.',
+  unit: 'user',
+  weight: 2,
+  max: 100,
+  example: SIM_ACCOUNTS.org,
+});
+
+export const getMicroblogUserFollowers = accountPage({
+  operationId: 'getMicroblogUserFollowers',
+  field: 'microblogUserFollowers',
+  path: '/v1/microblog/users/:user/followers',
+  tool: 'get_microblog_user_followers',
+  description:
+    'Followers, most recent first; the platform chooses the page size (about 70). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
+  unit: 'user',
+  weight: 3,
+  max: null,
+  example: SIM_ACCOUNTS.org,
+});
+
+export const getMicroblogUserFollowing = accountPage({
+  operationId: 'getMicroblogUserFollowing',
+  field: 'microblogUserFollowing',
+  path: '/v1/microblog/users/:user/following',
+  tool: 'get_microblog_user_following',
+  description:
+    'Accounts the account follows, most recent first; the platform chooses the page size (about 70). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
+  unit: 'user',
+  weight: 3,
+  max: null,
+  example: SIM_ACCOUNTS.blue,
+});
+
+export const getMicroblogUserPosts = accountPage({
+  operationId: 'getMicroblogUserPosts',
+  field: 'microblogUserPosts',
+  path: '/v1/microblog/users/:user/posts',
+  tool: 'get_microblog_user_posts',
+  description:
+    "The account's posts and reposts, newest first, without replies (the pinned post is not repeated; see the profile's `pinnedPostIds`). 404 when the account does not exist or is protected. First page also bills one profile lookup.",
+  unit: 'post',
+  weight: 2,
+  max: 100,
+  example: SIM_ACCOUNTS.org,
+});
+
+export const getMicroblogUserPostsAndReplies = accountPage({
+  operationId: 'getMicroblogUserPostsAndReplies',
+  field: 'microblogUserPostsAndReplies',
+  path: '/v1/microblog/users/:user/posts-and-replies',
+  tool: 'get_microblog_user_posts_and_replies',
+  description:
+    "The account's posts, reposts and replies, newest first. 404 when the account does not exist or is protected. First page also bills one profile lookup.",
+  unit: 'post',
+  weight: 2,
+  max: 100,
+  example: SIM_ACCOUNTS.threader,
+});
+
+export const getMicroblogUserMedia = accountPage({
+  operationId: 'getMicroblogUserMedia',
+  field: 'microblogUserMedia',
+  path: '/v1/microblog/users/:user/media',
+  tool: 'get_microblog_user_media',
+  description:
+    "The account's own posts carrying photos, videos or GIFs, newest first. 404 when the account does not exist or is protected. First page also bills one profile lookup.",
+  unit: 'post',
+  weight: 2,
+  max: 100,
+  example: SIM_ACCOUNTS.org,
+});
