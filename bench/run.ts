@@ -1,3 +1,4 @@
+import { billedVersusUnbilled } from './billed-calls.ts';
 import { load, printTable, type LoadResult } from './load.ts';
 import { spawnService, spawnUntil } from './processes.ts';
 
@@ -34,8 +35,11 @@ try {
         { seconds, connections },
       ),
     );
+    const [billed, unbilled] = await billedVersusUnbilled({ seconds, connections });
+    results.push(billed, unbilled);
     console.log(`\nNode ${process.version}, ${connections} connections, ${seconds}s per target, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
     printTable(results, baseline);
+    console.log(`\nbilled / unbilled (same call, same run): ${(billed.requestsPerSecond / unbilled.requestsPerSecond).toFixed(2)}`);
   } finally {
     await bare.stop();
   }

@@ -19,7 +19,6 @@ export function createMcpBridge(operations: readonly OperationSpec[], executor: 
       if (!ctx) throw new Error('MCP request without an authenticated context');
       return buildMcpServer(ctx, operations, executor, info);
     },
-    { responseMode: 'json' },
   );
   return {
     async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {

@@ -19,6 +19,8 @@ export interface ServiceConfig {
   version?: string;
   /** Create the demo workspace and key on first start. */
   demo: boolean;
+  /** `false` only under `SVC_BILLING=off`: the benchmark's unbilled baseline. Never in production. */
+  billing: boolean;
   /** Tier ceilings: the documented defaults with `SVC_TIERS` (JSON, per-tier partial overrides) applied. */
   tiers: TierTable;
 }
@@ -62,5 +64,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     version: env.SVC_BUILD_VERSION || undefined,
     demo: env.SVC_DEMO !== 'false',
     tiers: tiers(env.SVC_TIERS),
+    billing: env.SVC_BILLING !== 'off',
   };
 }

@@ -24,6 +24,7 @@ import { billingOperatorRoutes } from './operator-billing-routes.ts';
 import { createOperatorApi, identityOperatorRoutes } from './operator-api.ts';
 import { startPlatforms, type Platforms } from './platforms.ts';
 import { createRateGate } from './rate-gate.ts';
+import { unbilledGate } from './unbilled-gate.ts';
 
 export const SERVICE_NAME = 'conversation-data-service';
 
@@ -47,6 +48,7 @@ export interface StartOptions {
 /** The composition root: opens the database, builds adapters, the pipeline and the three surfaces, and listens. */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   const now = options.now ?? (() => new Date());
+  if (!config.billing) console.warn('[svc] WARNING: SVC_BILLING=off — every call is served free. For benchmarks only.');
   mkdirSync(config.dataDir, { recursive: true });
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -71,7 +73,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       version,
       authenticate: (secret) => identity.authenticateKey(secret, now()),
       databaseReady: () => pingDatabase(orm),
-      billing: createBillingGate(credits),
+      billing: config.billing ? createBillingGate(credits) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
       cursorSecret: operatorToken,
       platforms: platforms.clients,

@@ -48,6 +48,7 @@ export async function startTestService(
       version: 'test0000-20260101T000000Z',
       demo: false,
       tiers: createTierTable(options.tiers),
+      billing: true,
       forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,
       microblogUpstream: microblogClientOptionsFromEnv(options.env ?? {}) ?? undefined,
     },
