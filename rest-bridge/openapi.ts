@@ -40,6 +40,16 @@ const ERROR_STATUSES: Record<string, string> = {
   '503': 'A source was unreachable; retry with backoff.',
 };
 
+/** The `meta` members an operation may lift out of its payload, with their published types. */
+const META_MEMBERS: Record<string, JsonSchema> = {
+  nextCursor: { type: ['string', 'null'], minLength: 1, maxLength: 4096, description: 'Send back unchanged for the next page; null is the only stop.' },
+  omittedNsfw: { type: 'integer', minimum: 0, description: 'Items removed from this page as NSFW; absent when none were.' },
+  missing: { type: 'array', items: { type: 'string' }, description: 'Items asked for and not returned (`t3_<id>`, `t1_<id>`, `r/<name>`); not billed.' },
+  notFound: { type: 'array', items: { type: 'string' }, description: 'Ids that came back empty; not billed.' },
+};
+
+const READ_ERRORS = [400, 401, 402, 403, 404, 429, 500, 503];
+
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -66,7 +76,13 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
     type: 'object',
     properties: {
       requestId: { type: 'string' },
-      ...Object.fromEntries((op.result?.meta ?? []).map((member) => [member, {}])),
+      ...Object.fromEntries(
+        (op.result?.meta ?? []).map((member) => {
+          const schema = META_MEMBERS[member];
+          if (!schema) throw new Error(`${op.operationId}: meta member '${member}' has no published type in META_MEMBERS`);
+          return [member, schema];
+        }),
+      ),
     },
     required: ['requestId', ...(op.result?.metaAlways ?? [])],
   };
@@ -89,8 +105,10 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
     responses['405'] = { description: 'Wrong method; see `Allow`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
   }
   if (op.authentication === 'key') {
-    for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    for (const status of op.errorStatuses ?? READ_ERRORS) {
+      const description = ERROR_STATUSES[String(status)];
+      if (!description) throw new Error(`${op.operationId}: no description for error status ${status}`);
+      responses[String(status)] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
     }
   }
   return {

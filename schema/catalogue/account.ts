@@ -14,6 +14,7 @@ export const getUsage = defineOperation({
   input: z.object({}),
   output: UsageShape,
   tag: 'Account',
+  errorStatuses: [400, 401, 402, 403, 404, 429, 500],
   example: {},
 });
 
@@ -29,5 +30,6 @@ export const getLimits = defineOperation({
   input: z.object({}),
   output: LimitsShape,
   tag: 'Account',
+  errorStatuses: [400, 401, 402, 403, 429, 500],
   example: {},
 });

@@ -99,6 +99,8 @@ export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> {
   paginated?: boolean;
   /** OpenAPI tag. */
   tag: string;
+  /** Error statuses the operation documents; default: the read-error set R (400 401 402 403 404 429 500 503). */
+  errorStatuses?: readonly number[];
   /**
    * An input that succeeds against the simulated platforms' default world: shown as the OpenAPI example and
    * used by the test that walks the catalogue over GraphQL, REST and MCP.

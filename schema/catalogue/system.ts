@@ -46,5 +46,6 @@ export const whoami = defineOperation({
   input: z.object({}),
   output: WhoAmIShape,
   tag: 'Account',
+  errorStatuses: [400, 401, 429, 500],
   example: {},
 });

@@ -93,6 +93,18 @@ describe('/openapi.json', () => {
     }
   });
 
+  it('types every meta member and publishes each operation\'s error statuses', () => {
+    const lookup = document.paths['/v1/forum/lookup'].post.responses['200'].content['application/json'].schema.properties.meta;
+    expect(lookup.properties.missing).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(lookup.required).toEqual(['requestId', 'missing']);
+    const search = document.paths['/v1/forum/search/subforums'].post.responses['200'].content['application/json'].schema.properties.meta;
+    expect(search.properties.nextCursor.type).toEqual(['string', 'null']);
+    expect(search.properties.omittedNsfw).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(Object.keys(document.paths['/v1/limits'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '500']);
+    expect(Object.keys(document.paths['/v1/usage'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500']);
+    expect(Object.keys(document.paths['/v1/forum/posts/{id}'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '503']);
+  });
+
   it('passes the Redocly OpenAPI linter', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'openapi-'));
     try {
