@@ -170,8 +170,9 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       if (!Number.isInteger(minimumCredits) || minimumCredits < 1 || !Number.isInteger(reserveCredits)) {
         throw new RangeError('admit needs an integer minimumCredits ≥ 1 and an integer reserveCredits.');
       }
-      const refusedEmpty = new CreditsRefusal('insufficient_credits', { balance: 0, available: 0, minimumCredits });
-      if (!UUID.test(workspaceId)) throw refusedEmpty;
+      // Built only when thrown: an Error captures a stack trace, too costly for every admission.
+      const refusedEmpty = () => new CreditsRefusal('insufficient_credits', { balance: 0, available: 0, minimumCredits });
+      if (!UUID.test(workspaceId)) throw refusedEmpty();
       const now = clock();
       const expiresAt = new Date(now.getTime() + ttlMs);
       const values = {
@@ -185,7 +186,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
         await openAndRenew(workspaceId, now);
         [decision] = await run<AdmitRow>(db, admit);
       }
-      if (!decision) throw refusedEmpty;
+      if (!decision) throw refusedEmpty();
       const balance = toInt(decision.balance);
       if (decision.held !== null && decision.held !== undefined) {
         return { id: values.reservationId, workspaceId, credits: toInt(decision.held), expiresAt };
