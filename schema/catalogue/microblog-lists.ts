@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MicroblogListShape, MicroblogPostShape, MicroblogProfileShape, MicroblogSpaceShape } from '../../adapters/shapes/microblog-shapes.ts';
-import { SIM_LISTS, SIM_SPACES } from '../../adapters/sim/microblog/microblog-world-generator.ts';
 import { CURSOR, limit, LIST_ID, SPACE_ID } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
 
@@ -19,7 +18,7 @@ export const getMicroblogList = defineOperation({
   input: z.object({ id: LIST_ID }),
   output: MicroblogListShape,
   tag: 'Microblog',
-  example: { id: SIM_LISTS.public },
+  example: { id: '1500000000000000001' },
 });
 
 export const getMicroblogListMembers = defineOperation({
@@ -41,7 +40,7 @@ export const getMicroblogListMembers = defineOperation({
   result: page,
   paginated: true,
   tag: 'Microblog',
-  example: { id: SIM_LISTS.public },
+  example: { id: '1500000000000000001' },
 });
 
 export const getMicroblogListPosts = defineOperation({
@@ -63,7 +62,7 @@ export const getMicroblogListPosts = defineOperation({
   result: page,
   paginated: true,
   tag: 'Microblog',
-  example: { id: SIM_LISTS.public },
+  example: { id: '1500000000000000001' },
 });
 
 export const getMicroblogSpace = defineOperation({
@@ -79,5 +78,5 @@ export const getMicroblogSpace = defineOperation({
   input: z.object({ id: SPACE_ID }),
   output: MicroblogSpaceShape,
   tag: 'Microblog',
-  example: { id: SIM_SPACES.running },
+  example: { id: '1vOxwjaWEbdJB' },
 });

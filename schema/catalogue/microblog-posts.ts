@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ArticleShape, EditHistoryShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
-import { SIM_POSTS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
 import { CURSOR, IDS, limit, POST_ID } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
 
@@ -25,7 +24,7 @@ export const getMicroblogPosts = defineOperation({
   output: z.array(MicroblogPostShape),
   result: { dataField: 'items', meta: ['notFound'], metaAlways: ['notFound'] },
   tag: 'Microblog',
-  example: { ids: `${SIM_POSTS.threadHead},${SIM_POSTS.quote}` },
+  example: { ids: '2072651498910650367,2072653763834810367' },
 });
 
 export const getMicroblogPost = defineOperation({
@@ -40,7 +39,7 @@ export const getMicroblogPost = defineOperation({
   input: z.object({ id: POST_ID }),
   output: MicroblogPostShape,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.quote },
+  example: { id: '2072653763834810367' },
 });
 
 export const getMicroblogReplies = defineOperation({
@@ -67,7 +66,7 @@ export const getMicroblogReplies = defineOperation({
   result: page,
   paginated: true,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.threadHead },
+  example: { id: '2072651498910650367' },
 });
 
 export const getMicroblogThread = defineOperation({
@@ -83,7 +82,7 @@ export const getMicroblogThread = defineOperation({
   input: z.object({ id: POST_ID }),
   output: z.array(MicroblogPostShape),
   tag: 'Microblog',
-  example: { id: SIM_POSTS.threadPart3 },
+  example: { id: '2072657287050170367' },
 });
 
 export const getMicroblogReposters = defineOperation({
@@ -105,7 +104,7 @@ export const getMicroblogReposters = defineOperation({
   result: page,
   paginated: true,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.quote },
+  example: { id: '2072653763834810367' },
 });
 
 export const getMicroblogArticle = defineOperation({
@@ -121,7 +120,7 @@ export const getMicroblogArticle = defineOperation({
   input: z.object({ id: POST_ID }),
   output: ArticleShape,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.article },
+  example: { id: '2072654518809530367' },
 });
 
 export const getMicroblogQuotes = defineOperation({
@@ -143,7 +142,7 @@ export const getMicroblogQuotes = defineOperation({
   result: page,
   paginated: true,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.quoted },
+  example: { id: '2072653512176570367' },
 });
 
 export const getMicroblogPostEdits = defineOperation({
@@ -159,5 +158,5 @@ export const getMicroblogPostEdits = defineOperation({
   input: z.object({ id: POST_ID }),
   output: EditHistoryShape,
   tag: 'Microblog',
-  example: { id: SIM_POSTS.editedLatest },
+  example: { id: '2072652002227130367' },
 });

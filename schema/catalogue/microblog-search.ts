@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_PATTERNS } from '../../adapters/microblog/microblog-search-builder.ts';
 import { MicroblogPostShape } from '../../adapters/shapes/microblog-shapes.ts';
-import { SIM_ACCOUNTS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
 import { CURSOR, limit } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
 
@@ -68,5 +67,5 @@ export const searchMicroblogPosts = defineOperation({
   result: { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] },
   paginated: true,
   tag: 'Microblog',
-  example: { query: 'api', from: [SIM_ACCOUNTS.org] },
+  example: { query: 'api', from: ['simdevs'] },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
-import { SIM_ACCOUNTS, SIM_USER_IDS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
 import { CURSOR, IDS, limit, USER_REF } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
 
@@ -45,7 +44,7 @@ export const getMicroblogUser = defineOperation({
   input: z.object({ user: USER_REF }),
   output: MicroblogProfileShape,
   tag: 'Microblog',
-  example: { user: SIM_ACCOUNTS.org },
+  example: { user: 'simdevs' },
 });
 
 export const getMicroblogUsers = defineOperation({
@@ -66,7 +65,7 @@ export const getMicroblogUsers = defineOperation({
   output: z.array(MicroblogProfileShape),
   result: { dataField: 'items', meta: ['notFound'], metaAlways: ['notFound'] },
   tag: 'Microblog',
-  example: { ids: `${SIM_USER_IDS.org},${SIM_USER_IDS.blue}` },
+  example: { ids: `${'1500000001'},${'1500000002'}` },
 });
 
 export const getMicroblogUserAbout = defineOperation({
@@ -82,7 +81,7 @@ export const getMicroblogUserAbout = defineOperation({
   input: z.object({ user: USER_REF }),
   output: AboutDetailsShape,
   tag: 'Microblog',
-  example: { user: SIM_ACCOUNTS.org },
+  example: { user: 'simdevs' },
 });
 
 /** Operations that page over one account's posts or relationships; the first page also bills the profile lookup. */
@@ -139,7 +138,7 @@ export const getMicroblogUserHighlights = accountPage({
   unit: 'post',
   weight: 2,
   max: 20,
-  example: SIM_ACCOUNTS.org,
+  example: 'simdevs',
 });
 
 export const getMicroblogUserAffiliates = accountPage({
@@ -152,7 +151,7 @@ export const getMicroblogUserAffiliates = accountPage({
   unit: 'user',
   weight: 2,
   max: 100,
-  example: SIM_ACCOUNTS.org,
+  example: 'simdevs',
 });
 
 export const getMicroblogUserFollowers = accountPage({
@@ -165,7 +164,7 @@ export const getMicroblogUserFollowers = accountPage({
   unit: 'user',
   weight: 3,
   max: null,
-  example: SIM_ACCOUNTS.org,
+  example: 'simdevs',
 });
 
 export const getMicroblogUserFollowing = accountPage({
@@ -178,7 +177,7 @@ export const getMicroblogUserFollowing = accountPage({
   unit: 'user',
   weight: 3,
   max: null,
-  example: SIM_ACCOUNTS.blue,
+  example: 'alice',
 });
 
 export const getMicroblogUserPosts = accountPage({
@@ -191,7 +190,7 @@ export const getMicroblogUserPosts = accountPage({
   unit: 'post',
   weight: 2,
   max: 100,
-  example: SIM_ACCOUNTS.org,
+  example: 'simdevs',
 });
 
 export const getMicroblogUserPostsAndReplies = accountPage({
@@ -204,7 +203,7 @@ export const getMicroblogUserPostsAndReplies = accountPage({
   unit: 'post',
   weight: 2,
   max: 100,
-  example: SIM_ACCOUNTS.threader,
+  example: 'carol',
 });
 
 export const getMicroblogUserMedia = accountPage({
@@ -217,5 +216,5 @@ export const getMicroblogUserMedia = accountPage({
   unit: 'post',
   weight: 2,
   max: 100,
-  example: SIM_ACCOUNTS.org,
+  example: 'simdevs',
 });
