@@ -65,7 +65,7 @@ export const getMicroblogUsers = defineOperation({
   output: z.array(MicroblogProfileShape),
   result: { dataField: 'items', meta: ['notFound'], metaAlways: ['notFound'] },
   tag: 'Microblog',
-  example: { ids: `${'1500000001'},${'1500000002'}` },
+  example: { ids: '1500000001,1500000002' },
 });
 
 export const getMicroblogUserAbout = defineOperation({
