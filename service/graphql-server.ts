@@ -16,6 +16,10 @@ export function createGraphQLServer() {
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Conversation Data Service' },
     landingPage: false,
+    // The HTTP listener enforces the body limit: a declared Content-Length is checked before yoga sees the
+    // request, and a body without one is read by the listener's bounded reader. Yoga's own limit would wrap
+    // every body in a counting stream, which costs more than the rest of a small request.
+    maxRequestBodySize: false,
     logging: false,
     maskedErrors: { maskError: (error) => toCatalogueError(error) as GraphQLError },
     plugins: [

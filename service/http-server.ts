@@ -70,6 +70,11 @@ async function sendWeb(res: ServerResponse, response: Response, headers: Record<
     res.end();
     return;
   }
+  // Yoga answers with its own ReadableStream ponyfill; only native web streams can be piped as they come.
+  if (!(response.body instanceof ReadableStream)) {
+    res.end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
   await new Promise<void>((resolve, reject) => {
     Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
   });
@@ -83,8 +88,20 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const path = url.pathname;
     if (path === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'));
-      await routes.graphql(req, res, newContext(routes, req, 'graphql', requestId));
-      return;
+      const ctx = newContext(routes, req, 'graphql', requestId);
+      if (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD') {
+        await routes.graphql(req, res, ctx);
+        return;
+      }
+      // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
+      let body: string;
+      try {
+        body = await readBody(req, MAX_BODY_BYTES);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
+        throw error;
+      }
+      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), {});
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });

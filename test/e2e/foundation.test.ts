@@ -222,3 +222,34 @@ describe('REST input types', () => {
     expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'read:forum' } });
   });
 });
+
+describe('GraphQL body limit', () => {
+  async function chunked(body: string): Promise<{ status: number; text: string }> {
+    const { request } = await import('node:http');
+    const url = new URL(`${svc.url}/graphql`);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < body.length; i += 64 * 1024) req.write(body.slice(i, i + 64 * 1024));
+      req.end();
+    });
+  }
+
+  it('413 for a declared Content-Length over 1 MiB', async () => {
+    const res = await svc.request('POST', '/graphql', { rawBody: `{"query":"${' '.repeat(1024 * 1024)}{ health { status } }"}`, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+  });
+
+  it('413 for a chunked body that grows past 1 MiB, and a small chunked body still works', async () => {
+    const big = await chunked(`{"query":"${' '.repeat(1024 * 1024 + 10)}{ health { status } }"}`);
+    expect(big.status).toBe(413);
+    const small = await chunked(JSON.stringify({ query: '{ health { status } }' }));
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.text).data.health.status).toBe('ok');
+  });
+});
