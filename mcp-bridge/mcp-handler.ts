@@ -30,7 +30,7 @@ export function createMcpBridge(operations: readonly OperationSpec[], executor: 
       } catch (error) {
         if (!isServiceError(error)) throw error;
         const envelope = errorEnvelope(ctx.requestId, error.extensions.code, error.message, error.extensions.details);
-        return { ...envelope, headers: { 'www-authenticate': 'Bearer' } };
+        return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
       }
     },
     close: () => handler.close(),

@@ -56,7 +56,13 @@ export function checkJsonTypes(input: z.ZodObject, variables: Record<string, unk
   const shape = input.shape as Record<string, z.ZodType>;
   for (const [name, value] of Object.entries(variables)) {
     const schema = shape[name];
-    if (!schema || value === null || value === undefined) continue;
+    if (!schema || value === undefined) continue;
+    if (value === null) {
+      // null stands for "absent" on optional members; a required one must have a value.
+      const member = unwrap(schema);
+      if (!member.optional && !member.nullable) throw mismatch(name, expectedType(schema) ?? 'value', value);
+      continue;
+    }
     const expected = expectedType(schema);
     if (!expected) continue;
     if (!matches(expected, value)) throw mismatch(name, expected, value);

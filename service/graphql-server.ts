@@ -4,6 +4,7 @@ import type { GraphQLError } from 'graphql';
 import { operationByField } from '../schema/catalogue/index.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import { useOperationPolicy } from '../schema/pipeline/use-operation-policy.ts';
+import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
 import type { RequestContext } from '../schema/pipeline/request-context.ts';
 import { schema } from '../schema/schema.ts';
 
@@ -28,9 +29,11 @@ export function createGraphQLServer() {
       useGraphQlJit(),
       useOperationPolicy(operationByField),
       {
-        onResponse({ response, serverContext }) {
-          const ctx = serverContext as Partial<RequestContext> | undefined;
+        async onResponse({ response, serverContext }) {
+          const ctx = serverContext as unknown as RequestContext | undefined;
           if (!ctx?.responseHeaders) return;
+          // Requests refused before execution (unparsable or invalid documents) charged nothing.
+          await reportNothingCharged(ctx);
           for (const [name, value] of Object.entries(ctx.responseHeaders)) response.headers.set(name, value);
           if (ctx.requestId) response.headers.set('x-request-id', ctx.requestId);
         },

@@ -6,6 +6,7 @@ import type { BillingGate } from '../schema/pipeline/service-deps.ts';
  */
 export const unbilledGate: BillingGate = {
   admit: async () => ({ id: 'unbilled', reserved: Number.MAX_SAFE_INTEGER }),
+  extend: async (_principal, admission) => admission,
   settle: async () => ({ charged: 0, remaining: 0 }),
   release: async () => ({ remaining: 0 }),
   remaining: async () => 0,

@@ -53,6 +53,12 @@ export interface CreditsService {
    * minimumCredits. Free calls never come here (they keep working while spending is paused).
    */
   admit(workspaceId: string, request: { minimumCredits: number; reserveCredits: number }): Promise<Reservation>;
+  /**
+   * Grows a live hold by `extra` credits, atomically under the admission lock, when the credits no hold covers
+   * allow it; otherwise throws CreditsRefusal and leaves the hold as it was. The old handle is finished: settle
+   * or release the returned one.
+   */
+  extend(reservation: Reservation, extra: number): Promise<Reservation>;
   /** Charges min(credits, reservation.credits) and releases the rest; `remaining` is the balance after it. */
   settle(reservation: Reservation, credits: number): Promise<{ charged: number; remaining: number }>;
   /** The call failed or was refused: nothing is charged. */
@@ -195,6 +201,27 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       if (decision.spending_paused) throw new CreditsRefusal('spending_paused', figures);
       if (balance < minimumCredits) throw new CreditsRefusal('insufficient_credits', figures);
       throw new CreditsRefusal('credits_held', figures);
+    },
+
+    async extend(reservation, extra) {
+      if (!Number.isInteger(extra) || extra < 1) throw new RangeError('extend needs an integer extra ≥ 1.');
+      if (finished.has(reservation)) throw new Error(`Reservation ${reservation.id} was already settled or released.`);
+      const values = { reservationId: reservation.id, workspaceId: reservation.workspaceId, extra, ...times(clock()) };
+      const rows = await db.transaction(async (tx) => {
+        const lock = bind(sql.LOCK_ADMISSIONS, values);
+        await tx.all(lock.sql, lock.params);
+        const grow = bind(sql.EXTEND, values);
+        return tx.all<{ credits: unknown }>(grow.sql, grow.params);
+      });
+      if (rows.length === 0) {
+        const usage = await requireUsage(reservation.workspaceId);
+        const figures = { balance: usage.balance, available: usage.available, minimumCredits: reservation.credits + extra };
+        if (usage.spendingPaused) throw new CreditsRefusal('spending_paused', figures);
+        if (usage.balance < reservation.credits + extra) throw new CreditsRefusal('insufficient_credits', figures);
+        throw new CreditsRefusal('credits_held', figures);
+      }
+      finish(reservation);
+      return { ...reservation, credits: toInt(rows[0].credits) };
     },
 
     async settle(reservation, credits) {

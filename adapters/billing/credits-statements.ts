@@ -11,6 +11,9 @@
 /** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII; same as the migration). */
 const ADMISSION_LOCK_CLASS = 0x62696c6c;
 
+/** How long an expired hold still counts as held (same margin as `billing_admit`; see the billing migration). */
+const HOLD_GRACE = "interval '60 seconds'";
+
 /** Waits for admissions on this workspace to finish; released at commit. Same key as `billing_admit`. */
 export const LOCK_ADMISSIONS = `select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(:workspaceId::uuid::text)) is null as locked`;
 
@@ -56,7 +59,7 @@ export const FOLD = `select billing_fold(:workspaceId::uuid, :foldAtLeast::int, 
 
 const PENDING = `(select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = :workspaceId::uuid)`;
 const HELD = `(select coalesce(sum(r.credits), 0) from billing_reservation r
-  where r.workspace_id = :workspaceId::uuid and r.expires_at > :now::timestamptz)`;
+  where r.workspace_id = :workspaceId::uuid and r.expires_at + ${HOLD_GRACE} > :now::timestamptz)`;
 
 /** One row: balance, reserved, spending_paused, stale, held (null when refused); see `billing_admit`. */
 export const ADMIT = `
@@ -67,6 +70,18 @@ select * from billing_admit(:workspaceId::uuid, :reservationId::uuid, :reserve::
 export const SETTLE = `select * from billing_settle(:reservationId::uuid, :workspaceId::uuid, :charge::bigint, :now::timestamptz)`;
 
 export const RELEASE = `delete from billing_reservation where id = :reservationId::uuid`;
+
+/**
+ * Grows a live hold by :extra when the credits no hold covers allow it; run after LOCK_ADMISSIONS in the same
+ * transaction. One row (the hold's new size) when grown, none when refused.
+ */
+export const EXTEND = `
+update billing_reservation r set credits = r.credits + :extra::bigint
+from billing_account a
+where r.id = :reservationId::uuid and r.expires_at > :now::timestamptz and a.workspace_id = :workspaceId::uuid
+  and not a.spending_paused
+  and a.free_remaining + a.bought_remaining - ${PENDING} - ${HELD} >= :extra::bigint
+returning r.credits`;
 
 /** The account with its pending charges and live holds; `stale` as in ADMIT. */
 export const READ_ACCOUNT = `
@@ -126,7 +141,7 @@ from billing_ledger_entry where workspace_id = :workspaceId::uuid order by id de
  * foreign key, so the cascade does not reach them).
  */
 export const SWEEP_RESERVATIONS = `
-with swept as (delete from billing_reservation where expires_at <= :now::timestamptz returning 1),
+with swept as (delete from billing_reservation where expires_at + ${HOLD_GRACE} <= :now::timestamptz returning 1),
 orphans as (
   delete from billing_pending_charge p
   where not exists (select 1 from billing_account a where a.workspace_id = p.workspace_id)

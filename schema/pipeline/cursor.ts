@@ -55,8 +55,10 @@ export function readCursor<State>(ctx: RequestContext, operationId: string, para
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw invalid('The cursor is malformed: send meta.nextCursor back unchanged.');
   const payload = cursor.slice(0, dot);
-  const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
-  const expected = mac(ctx.deps.cursorSecret, payload);
+  // Compared as text: decoding base64url skips stray characters and ignores the last character's spare bits,
+  // so several spellings would decode to the same MAC; only the exact one the service issued is accepted.
+  const given = Buffer.from(cursor.slice(dot + 1));
+  const expected = Buffer.from(mac(ctx.deps.cursorSecret, payload).toString('base64url'));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw invalid('The cursor was altered: send meta.nextCursor back unchanged.');
   }

@@ -12,11 +12,13 @@ export interface Admission {
 }
 
 /**
- * Credit metering hook of the pipeline. `admit` throws a ServiceError (402 / 429 credits_held) to refuse;
- * `settle` charges what the call returned and releases the rest; `release` gives everything back.
+ * Credit metering hook of the pipeline. `admit` and `extend` throw a ServiceError (402 / 429 credits_held) to
+ * refuse; `settle` charges what the call returned and releases the rest; `release` gives everything back.
  */
 export interface BillingGate {
   admit(principal: Principal, request: { minimumCredits: number; reserveCredits: number }): Promise<Admission>;
+  /** Grows the hold by `extra` or throws the refusal `admit` would; the returned admission replaces the old one. */
+  extend(principal: Principal, admission: Admission, extra: number): Promise<Admission>;
   settle(principal: Principal, admission: Admission, credits: number): Promise<{ charged: number; remaining: number }>;
   release(principal: Principal, admission: Admission): Promise<{ remaining: number }>;
   remaining(principal: Principal): Promise<number>;

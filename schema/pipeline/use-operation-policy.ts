@@ -2,7 +2,7 @@ import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
 import { UNIT_PRICES } from '../catalogue/operation.ts';
-import { ServiceError } from '../error-catalogue.ts';
+import { isServiceError, ServiceError } from '../error-catalogue.ts';
 import { grants } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
 import { toCatalogueError } from './error-mapping.ts';
@@ -108,9 +108,10 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
 /**
  * Charges exactly what the call returned, or nothing. The hold taken on admission may be smaller than the
  * price (an account near empty holds only what it has; a GraphQL walk may return more than its root
- * operation's largest result): the difference is then admitted like a call of its own. If the account cannot
- * cover it, the call is refused as at admission (402, or 429 credits_held) and its result is withheld, so no
- * call is ever served below its price and the balance never goes negative.
+ * operation's largest result): the hold is then grown by the difference, atomically under the admission lock.
+ * If the account cannot cover it, the call is refused as at admission (402, or 429 credits_held) and its result
+ * is withheld, so no call is ever served below its price and the balance never goes negative. A call is settled
+ * once, with one charge, so a failure can never leave it half charged.
  */
 async function settleExactly(
   ctx: RequestContext,
@@ -120,18 +121,17 @@ async function settleExactly(
 ): Promise<{ charged: number; remaining: number; refusal?: unknown }> {
   const billing = ctx.deps.billing;
   if (credits === 0) return { charged: 0, ...(await billing.release(principal, admission)) };
-  if (credits <= admission.reserved) return billing.settle(principal, admission, credits);
-  const shortfall = credits - admission.reserved;
-  let extra: Admission;
-  try {
-    extra = await billing.admit(principal, { minimumCredits: shortfall, reserveCredits: shortfall });
-  } catch (refusal) {
-    const { remaining } = await billing.release(principal, admission);
-    return { charged: 0, remaining, refusal };
+  let hold = admission;
+  if (credits > hold.reserved) {
+    try {
+      hold = await billing.extend(principal, hold, credits - hold.reserved);
+    } catch (refusal) {
+      const { remaining } = await billing.release(principal, hold);
+      if (!isServiceError(refusal)) throw refusal;
+      return { charged: 0, remaining, refusal };
+    }
   }
-  const first = await billing.settle(principal, admission, admission.reserved);
-  const second = await billing.settle(principal, extra, shortfall);
-  return { charged: first.charged + second.charged, remaining: second.remaining };
+  return billing.settle(principal, hold, credits);
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

@@ -253,3 +253,43 @@ describe('GraphQL body limit', () => {
     expect(JSON.parse(small.text).data.health.status).toBe('ok');
   });
 });
+
+describe('null arguments', () => {
+  it('GraphQL reads an explicit null for an optional argument as its absence', async () => {
+    const { key } = await svc.newKey();
+    const inline = await svc.graphql('{ searchSubforums(query: "forum", cursor: null, limit: null) { nextCursor } }', undefined, key);
+    expect(inline.body.errors).toBeUndefined();
+    const variable = await svc.graphql('query($c: String) { searchSubforums(query: "forum", cursor: $c) { nextCursor } }', { c: null }, key);
+    expect(variable.body.errors).toBeUndefined();
+  });
+
+  it('REST: null is absence for an optional member and a 400 naming a required one', async () => {
+    const { key } = await svc.newKey();
+    expect((await svc.request('POST', '/v1/forum/search/subforums', { key, body: { query: 'forum', cursor: null } })).status).toBe(200);
+    const res = await svc.request('POST', '/v1/forum/search/subforums', { key, body: { query: null } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toMatchObject({ field: 'query', expected: 'string', got: 'null' });
+  });
+});
+
+describe('credit headers on requests refused before any operation ran', () => {
+  it.each([
+    ['an unknown path', 'GET', '/v1/nothing', undefined],
+    ['an unknown query parameter', 'GET', '/v1/whoami?x=1', undefined],
+    ['malformed JSON', 'POST', '/v1/forum/search', '{"query":'],
+  ])('%s reports 0 charged and the balance left', async (_name, method, path, rawBody) => {
+    const { key } = await svc.newKey();
+    const res = await svc.request(method, path, { key, ...(rawBody ? { rawBody, headers: { 'content-type': 'application/json' } } : {}) });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(res.headers.get('x-credits-remaining')).toBe('5000');
+  });
+
+  it('an unparsable GraphQL document too', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.graphql('{ whoami {', undefined, key);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(res.headers.get('x-credits-remaining')).toBe('5000');
+  });
+});

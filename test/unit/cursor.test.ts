@@ -43,6 +43,19 @@ describe('signed cursors', () => {
     expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor: 'garbage' }))).toBe('invalid_cursor');
   });
 
+  it('refuses any other spelling of the signature, even one that decodes to the same bytes', () => {
+    const cursor = signCursor(ctx, 'searchSubforums', params, 1);
+    const [payload, signature] = cursor.split('.');
+    const last = signature.at(-1)!;
+    // The last of 43 base64url characters carries 4 spare bits: these spellings decode to the same 32 bytes.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[(alphabet.indexOf(last) & ~3) + ((alphabet.indexOf(last) + 1) & 3)];
+    for (const forged of [`${signature.slice(0, -1)}${sibling}`, `${signature.slice(0, 10)}!${signature.slice(10)}`, `${signature}=`]) {
+      expect(Buffer.from(forged, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+      expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor: `${payload}.${forged}` }))).toBe('invalid_cursor');
+    }
+  });
+
   it('refuses a cursor signed with another secret', () => {
     const other = { deps: { cursorSecret: 'secret-two-0123456789' } } as RequestContext;
     const cursor = signCursor(other, 'searchSubforums', params, 1);

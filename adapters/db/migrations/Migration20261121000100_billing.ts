@@ -2,6 +2,13 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII). */
 const ADMISSION_LOCK_CLASS = 0x62696c6c;
+/**
+ * An expired hold keeps counting against admissions for this long, while settle accepts it lock-free only before
+ * it expires. Admit and settle each judge expiry by their own instance's clock; without the margin, an admit could
+ * hand a just-expired hold's credits to another call while the hold's own settle, a moment behind, still charged
+ * it in full. Between expiry and the end of the grace, settle takes the locked path and charges only what is free.
+ */
+const HOLD_GRACE = "interval '60 seconds'";
 
 /**
  * Credits: one account row per workspace (a projection of its ledger, kept in the same statement as every
@@ -183,7 +190,7 @@ begin
   cross join lateral (select coalesce(sum(c.credits), 0)::bigint as total, count(*) as n
     from billing_pending_charge c where c.workspace_id = p_workspace) p
   cross join lateral (select coalesce(sum(h.credits), 0)::bigint as total
-    from billing_reservation h where h.workspace_id = p_workspace and h.expires_at > p_now) r
+    from billing_reservation h where h.workspace_id = p_workspace and h.expires_at + ${HOLD_GRACE} > p_now) r
   where a.workspace_id = p_workspace;
   if not found then
     return;
@@ -228,7 +235,7 @@ begin
     select greatest(0, least(p_charge, a.free_remaining + a.bought_remaining
         - (select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = p_workspace)
         - (select coalesce(sum(r.credits), 0) from billing_reservation r
-            where r.workspace_id = p_workspace and r.expires_at > p_now)))
+            where r.workspace_id = p_workspace and r.expires_at + ${HOLD_GRACE} > p_now)))
       into v_charge
     from billing_account a where a.workspace_id = p_workspace;
     v_charge := coalesce(v_charge, 0);

@@ -165,7 +165,13 @@ export class MicroblogWorld {
     return user;
   }
 
+  /** Follow edges already made, so the generator's random draws never follow the same account twice. */
+  private readonly edges = new Set<string>();
+
   follow(followerId: string, followeeId: string): void {
+    const edge = `${followerId}>${followeeId}`;
+    if (followerId === followeeId || this.edges.has(edge)) return;
+    this.edges.add(edge);
     this.followers.get(followeeId)!.unshift(followerId);
     this.following.get(followerId)!.unshift(followeeId);
   }

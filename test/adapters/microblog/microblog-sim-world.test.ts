@@ -36,6 +36,15 @@ describe('simulated microblog world', () => {
     expect(new Set([...w.users.values()].map((u) => u.shape))).toEqual(new Set(['2026', 'transitional', 'legacy']));
   });
 
+  it('has a follower graph without duplicate or self edges', () => {
+    const world = generateMicroblogWorld(1, 'small');
+    for (const [userId, followers] of world.followers) {
+      expect(new Set(followers).size, `followers of ${userId}`).toBe(followers.length);
+      expect(followers).not.toContain(userId);
+    }
+    for (const [userId, following] of world.following) expect(new Set(following).size, `following of ${userId}`).toBe(following.length);
+  });
+
   it('large world: at least 100k posts and a follower graph, generated in seconds', () => {
     const started = performance.now();
     const w = generateMicroblogWorld(1, 'large');

@@ -196,7 +196,7 @@ describe('billing rules', () => {
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 500, chargeRows: 0 });
   });
 
-  it('stops counting a reservation at its expiry; a late settlement takes only what is still available; the sweep deletes it', async () => {
+  it('stops counting a reservation a grace period after its expiry; a late settlement takes only what is still available; the sweep deletes it', async () => {
     const clock = manualClock('2026-06-10T08:00:00Z');
     const credits = createCreditsService({ db: fixture.db, clock: clock.now, reservationTtlMs: 1_000 });
     const workspaceId = await fixture.createWorkspace({ freeGrant: false });
@@ -205,6 +205,10 @@ describe('billing rules', () => {
     expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 10 }))).code).toBe('credits_held');
 
     clock.advance(1_001);
+    // Expired, but within the grace: still held, so no other call can be admitted against it yet.
+    expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 1_000, available: 0 });
+    expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 10 }))).code).toBe('credits_held');
+    clock.advance(60_000);
     expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 0, available: 1_000 });
     const next = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 600 });
     expect(next.credits).toBe(600);
@@ -214,5 +218,43 @@ describe('billing rules', () => {
     expect(await credits.usage(workspaceId)).toMatchObject({ balance: 0, reserved: 0 });
     await credits.ledger(workspaceId);
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -1_000, chargeRows: 2 });
+  });
+
+  it('never lets a just-expired hold be spent twice: admit keeps counting it while its own settle may still charge it', async () => {
+    const clock = manualClock('2026-06-10T08:00:00Z');
+    const credits = createCreditsService({ db: fixture.db, clock: clock.now, reservationTtlMs: 1_000 });
+    const workspaceId = await fixture.createWorkspace({ freeGrant: false });
+    await credits.recordPurchase(workspaceId, { usdCents: 0, credits: 100 });
+    const first = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 100 });
+    clock.advance(1_500);
+    // Another instance, its clock past the expiry, asks for the same credits: refused while the grace lasts.
+    expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 100 }))).code).toBe('credits_held');
+    expect(await credits.settle(first, 100)).toEqual({ charged: 100, remaining: 0 });
+    expect(await credits.usage(workspaceId)).toMatchObject({ balance: 0, reserved: 0 });
+    await credits.ledger(workspaceId);
+    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -100, chargeRows: 1 });
+  });
+
+  it('extends a live hold only from credits no other hold covers, atomically, and finishes the old handle', async () => {
+    const clock = manualClock('2026-06-10T08:00:00Z');
+    const credits = createCreditsService({ db: fixture.db, clock: clock.now, reservationTtlMs: 1_000 });
+    const workspaceId = await fixture.createWorkspace({ freeGrant: false });
+    await credits.recordPurchase(workspaceId, { usdCents: 0, credits: 100 });
+    const small = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 10 });
+    const grown = await credits.extend(small, 30);
+    expect(grown.credits).toBe(40);
+    await expect(credits.settle(small, 10)).rejects.toThrow(/already settled or released/);
+    const other = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 60 });
+    expect(other.credits).toBe(60);
+    // 100 − 40 − 60 = 0 free: balance covers 50 for `grown` but the rest is held by `other`.
+    expect((await refusalOf(credits.extend(grown, 10))).code).toBe('credits_held');
+    expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 100, available: 0 });
+    expect(await credits.settle(grown, 40)).toEqual({ charged: 40, remaining: 60 });
+    expect((await refusalOf(credits.extend(other, 1))).code).toBe('insufficient_credits');
+    clock.advance(1_001);
+    expect((await refusalOf(credits.extend(other, 1))).code).toBe('insufficient_credits');
+    expect(await credits.settle(other, 60)).toEqual({ charged: 60, remaining: 0 });
+    await credits.ledger(workspaceId);
+    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -100, chargeRows: 2 });
   });
 });
