@@ -69,14 +69,31 @@ export async function createWeightedRateLimiter(options: WeightedRateLimiterOpti
     close = () => pool.end();
   }
 
+  // A refused call counts its weight until it gives it back; a call of the same account counted in between
+  // would see the inflated window and be refused wrongly. Each account's count-and-give-back therefore runs one
+  // at a time in this process. Between instances the window can still be seen inflated for that instant, which
+  // only ever errs towards refusing, never towards letting more through.
+  const queues = new Map<string, Promise<unknown>>();
+  const oneAtATime = <T>(key: string, step: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(key) ?? Promise.resolve()).then(step, step);
+    const tail = run.catch(() => undefined);
+    queues.set(key, tail);
+    void tail.then(() => {
+      if (queues.get(key) === tail) queues.delete(key);
+    });
+    return run;
+  };
+
   return {
     async consume(workspaceId, tier, weight) {
       if (!Number.isInteger(weight) || weight < 1) throw new RangeError('A rate-limit weight is an integer ≥ 1.');
       const ceiling = tiers[tier].rateLimitPerMinute;
-      const counted = await store.consume(workspaceId, weight);
-      if (counted.consumedPoints <= ceiling) return { ok: true, remaining: ceiling - counted.consumedPoints };
-      await store.reward(workspaceId, weight);
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)) };
+      return oneAtATime(workspaceId, async (): Promise<RateLimitOutcome> => {
+        const counted = await store.consume(workspaceId, weight);
+        if (counted.consumedPoints <= ceiling) return { ok: true, remaining: ceiling - counted.consumedPoints };
+        await store.reward(workspaceId, weight);
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)) };
+      });
     },
     close: () => close(),
   };

@@ -41,6 +41,18 @@ describe('weighted per-account rate limit', () => {
     expect(await limiter.consume(await fixture.createWorkspace({ freeGrant: false }), 'free', 10)).toEqual({ ok: true, remaining: 0 });
   });
 
+  it('a refused call never makes a concurrent call of the same account fail', async () => {
+    const limiter = await open();
+    // Repeated: on PostgreSQL the interleaving depends on the pool, in memory it is the same every time.
+    for (let round = 0; round < 10; round++) {
+      const account = await fixture.createWorkspace({ freeGrant: false });
+      expect(await limiter.consume(account, 'free', 9)).toEqual({ ok: true, remaining: 1 });
+      const [heavy, light] = await Promise.all([limiter.consume(account, 'free', 4), limiter.consume(account, 'free', 1)]);
+      expect(heavy.ok).toBe(false);
+      expect(light).toEqual({ ok: true, remaining: 0 });
+    }
+  });
+
   it('opens a new window once Retry-After has passed', async () => {
     const limiter = await open(1);
     const account = await fixture.createWorkspace({ freeGrant: false });
