@@ -126,6 +126,8 @@ export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candid
     } catch (error) {
       if (error instanceof IdentityError) return errorEnvelope(requestId, IDENTITY_ERROR_CODES[error.kind], error.message, { field: error.field });
       if (isServiceError(error)) return errorEnvelope(requestId, error.extensions.code, error.message, error.extensions.details);
+      // The credits service refuses impossible operator actions (a refund above net purchases) with a RangeError.
+      if (error instanceof RangeError) return errorEnvelope(requestId, 'conflict', error.message);
       throw error;
     }
   };

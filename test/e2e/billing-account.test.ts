@@ -89,5 +89,8 @@ describe('tiers', () => {
     expect(after.tier).toBe('free');
     const ledger = (await svc.operator('GET', `/operator/workspaces/${workspaceId}/ledger`)).body.data as Array<{ kind: string }>;
     expect(ledger.map((row) => row.kind)).toEqual(expect.arrayContaining(['purchase', 'charge', 'refund']));
+    const tooMuch = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 500, credits: 1 });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error.code).toBe('conflict');
   });
 });
