@@ -7,7 +7,7 @@ export interface WeightedLimiter {
   consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
 }
 
-/** How long a workspace's tier is reused for rate limiting; tiers only rise, on purchases, so a few seconds late is harmless. */
+/** How long a workspace's tier is reused for rate limiting: it changes only on a purchase or refund, and a few seconds late is harmless. */
 const TIER_TTL_MS = 5_000;
 
 /** The pipeline's rate-limit hook: per account (workspace), weighted, ceiling from the account's tier. */
