@@ -80,7 +80,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         async onExecuteDone({ result, setResult }) {
           if (!isSingleResult(result)) return;
           const errors = result.errors?.map(toCatalogueError);
-          const failed = new Set(errors?.map((error) => String(error.path?.[0] ?? '*')));
+          const failed = failedRootFields(ctx, result, errors);
           const credits = failed.has('*')
             ? 0
             : fields
@@ -132,6 +132,22 @@ async function settleExactly(
     }
   }
   return billing.settle(principal, hold, credits);
+}
+
+/**
+ * Root fields that were not served, so cost nothing ('*' when the whole call failed). On GraphQL a root field
+ * whose data came back despite an error below it was served, and is charged for what its resolvers returned;
+ * REST and MCP answer any error with the error alone, so there every errored root field was not served.
+ */
+function failedRootFields(ctx: RequestContext, result: ExecutionResult, errors: readonly { path?: readonly (string | number)[] }[] | undefined): Set<string> {
+  const failed = new Set<string>();
+  const data = result.data as Record<string, unknown> | null | undefined;
+  for (const error of errors ?? []) {
+    const key = error.path?.[0];
+    if (key === undefined) failed.add('*');
+    else if (ctx.surface !== 'graphql' || data?.[key] === null || data?.[key] === undefined) failed.add(String(key));
+  }
+  return failed;
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

@@ -18,7 +18,9 @@ for (const ref of [MicroblogPostType, MicroblogEmbeddedPostType]) {
 builder.objectField(MicroblogProfileType, 'followers', (t) =>
   t.field({
     type: MicroblogProfilePageType,
-    description: 'Followers, most recent first, one platform page at a time (billed per account). An error for a protected account.',
+    // Nullable: when this page fails (a protected account, a bad cursor) the profile around it is still served.
+    nullable: true,
+    description: 'Followers, most recent first, one platform page at a time (billed per account). Null, with an error, for a protected account or a bad cursor.',
     args: { cursor: t.arg.string({ required: false, description: '`nextCursor` of the previous page of this field.' }) },
     resolve: (profile, args, ctx, info): Promise<MicroblogProfilePage> => profileFollowers(profile, args, ctx, info),
   }),

@@ -86,6 +86,25 @@ describe("the spec's worked examples", () => {
   });
 });
 
+describe('partial GraphQL results', () => {
+  it('a root field served with an error below it is charged for what it returned', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    const res = await svc.graphql('{ microblogUser(user: "simdevs") { username followers(cursor: "not-a-cursor") { nextCursor } } }', undefined, key);
+    expect(res.body.data.microblogUser.username).toBe('simdevs');
+    expect(res.body.errors[0]).toMatchObject({ path: ['microblogUser', 'followers'], extensions: { code: 'invalid_cursor' } });
+    expect(charged(res)).toBe(1 + 2);
+    expect((await usageOf(svc, key)).balance).toBe(97);
+  });
+
+  it('over REST the same kind of failure withholds the data and costs nothing', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    const res = await svc.request('GET', '/v1/microblog/users/simdevs/followers?cursor=not-a-cursor', { key });
+    expect(res.status).toBe(400);
+    expect(charged(res)).toBe(0);
+    expect((await usageOf(svc, key)).balance).toBe(100);
+  });
+});
+
 describe('admission', () => {
   it('402 insufficient_credits when the balance is below the minimum charge, free calls still work', async () => {
     const { key } = await fundedWorkspace(svc, 0);
