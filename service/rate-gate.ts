@@ -4,7 +4,7 @@ import { ServiceError } from '../schema/error-catalogue.ts';
 import type { RateGate } from '../schema/pipeline/service-deps.ts';
 
 export interface WeightedLimiter {
-  consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number } | { ok: false; ceiling: number }>;
 }
 
 /** How long a workspace's tier is reused for rate limiting: it changes only on a purchase or refund, and a few seconds late is harmless. */
@@ -24,6 +24,12 @@ export function createRateGate(limiter: WeightedLimiter, credits: CreditsService
   return {
     async consume(principal, weight) {
       const outcome = await limiter.consume(principal.workspaceId, await tierOf(principal.workspaceId), weight);
+      if (!outcome.ok && 'ceiling' in outcome) {
+        throw new ServiceError('invalid_request', {
+          message: `This request weighs ${weight}, more than the ${outcome.ceiling} per minute the account's tier allows: split it into smaller requests.`,
+          details: { field: 'query', weight, rateLimitPerMinute: outcome.ceiling },
+        });
+      }
       if (!outcome.ok) {
         throw new ServiceError('rate_limited', {
           details: { reason: 'rate_limited', weight, retryAfterSeconds: outcome.retryAfterSeconds },

@@ -19,7 +19,11 @@ import { DEFAULT_TIERS, type Tier, type TierTable } from './tiers.ts';
  * current tier, so a promotion applies at once, and a refused call gives its weight back so it does not eat
  * into the window.
  */
-export type RateLimitOutcome = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+export type RateLimitOutcome =
+  | { ok: true; remaining: number }
+  | { ok: false; retryAfterSeconds: number }
+  /** The call alone weighs more than the whole window allows: waiting cannot help. */
+  | { ok: false; ceiling: number };
 
 export interface WeightedRateLimiter {
   consume(workspaceId: string, tier: Tier, weight: number): Promise<RateLimitOutcome>;
@@ -88,6 +92,7 @@ export async function createWeightedRateLimiter(options: WeightedRateLimiterOpti
     async consume(workspaceId, tier, weight) {
       if (!Number.isInteger(weight) || weight < 1) throw new RangeError('A rate-limit weight is an integer ≥ 1.');
       const ceiling = tiers[tier].rateLimitPerMinute;
+      if (weight > ceiling) return { ok: false, ceiling };
       return oneAtATime(workspaceId, async (): Promise<RateLimitOutcome> => {
         const counted = await store.consume(workspaceId, weight);
         if (counted.consumedPoints <= ceiling) return { ok: true, remaining: ceiling - counted.consumedPoints };

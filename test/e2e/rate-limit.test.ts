@@ -32,6 +32,16 @@ describe('rate limits', () => {
     expect(charged(refused)).toBe(0);
   });
 
+  it('a GraphQL request heavier than the whole window is a 400 saying so, not a retry', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    const fields = Array.from({ length: 6 }, (_, i) => `s${i}: searchSubforums(query: "x") { nextCursor }`).join(' ');
+    const res = await svc.graphql(`{ ${fields} }`, undefined, key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { weight: 12, rateLimitPerMinute: CEILING } });
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+  });
+
   it('a billed call refused by the rate limit costs nothing', async () => {
     const { key } = await fundedWorkspace(svc, 100);
     for (let i = 0; i < 5; i++) await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } });
