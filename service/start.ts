@@ -7,6 +7,7 @@ import { startReservationSweeper } from '../adapters/billing/reservation-sweeper
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
 import { initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
+import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
@@ -76,6 +77,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       billing: config.billing ? createBillingGate(credits) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
       cursorSecret: operatorToken,
+      pagingStates: createPagingStateStore(orm, now),
       platforms: platforms.clients,
       account: { usage: (id) => credits.usage(id), limits: (id) => credits.limits(id) },
     };

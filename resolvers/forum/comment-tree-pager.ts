@@ -41,7 +41,10 @@ export interface CommentPage {
 /** The platform's caps: `/comments` renders at most 500 comments, `/api/morechildren` takes 100 ids. */
 const TREE_RENDER_CAP = 500;
 const MORECHILDREN_IDS = 100;
-/** Serialised queue budget, leaving room for signing and encoding inside the 4096-char cursor. */
+/**
+ * Serialised queue budget for the cursor. Re-read markers keep most states under it; a state still over it is
+ * stored server-side by the resolver (`cursorState`), so it never makes a cursor too long.
+ */
 const STATE_BUDGET = 2400;
 
 export async function firstCommentPage(client: ForumClient, postId: string, params: CommentPageParams): Promise<CommentPage> {

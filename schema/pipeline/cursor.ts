@@ -68,3 +68,31 @@ export function readCursor<State>(ctx: RequestContext, operationId: string, para
   }
   return decoded.s;
 }
+
+/** Paging state up to this size travels inside the cursor; larger state is stored and the cursor names it. */
+export const INLINE_STATE_LIMIT = 2_800;
+
+interface StoredStateRef {
+  $stored: string;
+}
+
+function isStoredRef(state: unknown): state is StoredStateRef {
+  return typeof state === 'object' && state !== null && typeof (state as StoredStateRef).$stored === 'string' && Object.keys(state).length === 1;
+}
+
+/**
+ * The state to sign into a cursor: itself when it fits, otherwise a reference to a stored copy, so a cursor
+ * never outgrows its 4096 characters. The reference is as bound and as tamper-proof as any other state.
+ */
+export async function cursorState(ctx: RequestContext, state: unknown): Promise<unknown> {
+  if (JSON.stringify(state).length <= INLINE_STATE_LIMIT) return state;
+  return { $stored: await ctx.deps.pagingStates.put(state) } satisfies StoredStateRef;
+}
+
+/** The paging state a cursor carried, fetching a stored copy when it names one; 400 once that has expired. */
+export async function resolveCursorState<State>(ctx: RequestContext, state: State | undefined): Promise<State | undefined> {
+  if (!isStoredRef(state)) return state;
+  const stored = await ctx.deps.pagingStates.get(state.$stored);
+  if (stored === undefined) throw invalid('The cursor has expired: start again from the first page.');
+  return stored as State;
+}

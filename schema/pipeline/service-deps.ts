@@ -1,3 +1,4 @@
+import type { PagingStateStore } from '../../adapters/db/paging-state-store.ts';
 import type { ForumClient } from '../../adapters/forum/forum-client.ts';
 import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
 import type { Limits, Usage } from '../types/account.ts';
@@ -48,6 +49,8 @@ export interface ServiceDeps {
   rateLimits: RateGate;
   /** Secret for signing cursors. */
   cursorSecret: string;
+  /** Paging state too large to travel inside a cursor. */
+  pagingStates: PagingStateStore;
   /** Upstream platform clients, built by the composition root. */
   platforms: PlatformClients;
   /** Account operations (usage, limits, whoami details). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
+import { cursorState, INLINE_STATE_LIMIT, MAX_CURSOR_LENGTH, readCursor, resolveCursorState, signCursor } from '../../schema/pipeline/cursor.ts';
 import type { RequestContext } from '../../schema/pipeline/request-context.ts';
 
 const ctx = { deps: { cursorSecret: 'secret-one-0123456789' } } as RequestContext;
@@ -60,5 +60,44 @@ describe('signed cursors', () => {
     const other = { deps: { cursorSecret: 'secret-two-0123456789' } } as RequestContext;
     const cursor = signCursor(other, 'searchSubforums', params, 1);
     expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor }))).toBe('invalid_cursor');
+  });
+});
+
+describe('paging state too large for a cursor', () => {
+  const stored = new Map<string, unknown>();
+  const storeCtx = {
+    deps: {
+      cursorSecret: 'secret-one-0123456789',
+      pagingStates: {
+        put: async (state: unknown) => {
+          const id = crypto.randomUUID();
+          stored.set(id, structuredClone(state));
+          return id;
+        },
+        get: async (id: string) => stored.get(id),
+      },
+    },
+  } as unknown as RequestContext;
+
+  it('travels inside the cursor while it fits', async () => {
+    const state = { q: [{ p: 't3_abc', d: 0, c: ['x1', 'x2'] }] };
+    expect(await cursorState(storeCtx, state)).toEqual(state);
+    expect(stored.size).toBe(0);
+  });
+
+  it('is stored when it would not fit, and the cursor stays within 4096 characters', async () => {
+    const state = { q: Array.from({ length: 400 }, (_, i) => ({ p: `t1_parent${i}`, d: 3, f: `child${i}` })) };
+    expect(JSON.stringify(state).length).toBeGreaterThan(INLINE_STATE_LIMIT);
+    const carried = await cursorState(storeCtx, state);
+    const cursor = signCursor(storeCtx, 'getForumPostComments', params, carried);
+    expect(cursor.length).toBeLessThanOrEqual(MAX_CURSOR_LENGTH);
+    const read = readCursor(storeCtx, 'getForumPostComments', { ...params, cursor });
+    expect(await resolveCursorState(storeCtx, read)).toEqual(state);
+  });
+
+  it('400 invalid_cursor once the stored state is gone', async () => {
+    const carried = await cursorState(storeCtx, { big: 'x'.repeat(INLINE_STATE_LIMIT) });
+    stored.clear();
+    await expect(resolveCursorState(storeCtx, carried)).rejects.toMatchObject({ extensions: { code: 'invalid_cursor' } });
   });
 });
