@@ -19,6 +19,8 @@ export function createMcpBridge(operations: readonly OperationSpec[], executor: 
       if (!ctx) throw new Error('MCP request without an authenticated context');
       return buildMcpServer(ctx, operations, executor, info);
     },
+    // One JSON answer after the tool has run, so the HTTP response can carry the call's credit headers.
+    { responseMode: 'json' },
   );
   return {
     async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {

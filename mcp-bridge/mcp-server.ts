@@ -1,7 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, type JsonSchemaType, type jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
-import { toEnvelope } from '../schema/operation-envelope.ts';
+import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
 import type { RequestContext } from '../schema/pipeline/request-context.ts';
 
@@ -16,6 +17,35 @@ export function toolVisible(op: OperationSpec, scopes: readonly string[]): boole
   return gated.length === 0 || gated.some((scope) => grants(scopes, scope));
 }
 
+/**
+ * Lets every argument through to the tool handler: the tool's JSON schema is still listed for clients, but the
+ * arguments are checked by the pipeline, as on REST and GraphQL, so a bad one comes back as the same
+ * `{error, meta}` envelope (a 400 naming the field) rather than the SDK's own text.
+ */
+const passThrough: jsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
+};
+
+const toolSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
+
+function toolSchemaOf(op: OperationSpec) {
+  let schema = toolSchemas.get(op);
+  if (!schema) {
+    schema = fromJsonSchema(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchemaType, passThrough);
+    toolSchemas.set(op, schema);
+  }
+  return schema;
+}
+
+function toolResult(envelope: EnvelopeResponse, credits: unknown) {
+  return {
+    content: [{ type: 'text' as const, text: JSON.stringify(envelope.body) }],
+    structuredContent: envelope.body as Record<string, unknown>,
+    isError: envelope.isError,
+    ...(credits ? { _meta: { credits } } : {}),
+  };
+}
+
 /** A fresh MCP server for one HTTP request, with one tool per catalogue operation, executed through the pipeline. */
 export function buildMcpServer(
   ctx: RequestContext,
@@ -27,16 +57,15 @@ export function buildMcpServer(
   const scopes = ctx.principal?.scopes ?? [];
   for (const op of operations) {
     if (!toolVisible(op, scopes)) continue;
-    server.registerTool(op.tool, { description: op.description, inputSchema: op.input }, async (args: Record<string, unknown>) => {
+    server.registerTool(op.tool, { description: op.description, inputSchema: toolSchemaOf(op) }, async (raw: unknown) => {
+      const args = (raw ?? {}) as Record<string, unknown>;
+      // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns.
+      const unknown = Object.keys(args).find((name) => !(name in op.input.shape));
+      if (unknown !== undefined) {
+        return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });
+      }
       const result = await executor(op, args, ctx);
-      const envelope = toEnvelope(op, result, ctx.requestId);
-      const credits = result.extensions?.credits;
-      return {
-        content: [{ type: 'text' as const, text: JSON.stringify(envelope.body) }],
-        structuredContent: envelope.body as Record<string, unknown>,
-        isError: envelope.isError,
-        ...(credits ? { _meta: { credits } } : {}),
-      };
+      return toolResult(toEnvelope(op, result, ctx.requestId), result.extensions?.credits);
     });
   }
   return server;

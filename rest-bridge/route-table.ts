@@ -34,7 +34,8 @@ export function createRouteTable(operations: readonly OperationSpec[]) {
       for (const route of routes) {
         const match = route.pattern.exec(pathname);
         if (!match) continue;
-        if (route.op.rest.method !== method && !(method === 'HEAD' && route.op.rest.method === 'GET')) {
+        // HEAD is not served: a billed GET would run, and be charged, for a response without its body.
+        if (route.op.rest.method !== method) {
           allow.push(route.op.rest.method);
           continue;
         }

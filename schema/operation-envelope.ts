@@ -28,7 +28,7 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
 }
 
 function fromGraphQLError(requestId: string, error: GraphQLError): EnvelopeResponse {
-  const ext = error.extensions as { code?: string; retryable?: boolean; http?: { status?: number; headers?: Record<string, string> }; details?: Record<string, unknown> };
+  const ext = (error.extensions ?? {}) as { code?: string; retryable?: boolean; http?: { status?: number; headers?: Record<string, string> }; details?: Record<string, unknown> };
   const code = (ext.code && ext.code in ERROR_CATALOGUE ? ext.code : 'internal_error') as ErrorCode;
   const envelope = errorEnvelope(requestId, code, error.message, ext.details);
   return { ...envelope, status: ext.http?.status ?? envelope.status, headers: { ...(ext.http?.headers ?? {}) } };

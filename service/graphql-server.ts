@@ -3,6 +3,7 @@ import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import { operationByField } from '../schema/catalogue/index.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
+import { useCatalogueValidationErrors } from '../schema/pipeline/use-catalogue-validation-errors.ts';
 import { useOperationPolicy } from '../schema/pipeline/use-operation-policy.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
 import type { RequestContext } from '../schema/pipeline/request-context.ts';
@@ -28,6 +29,7 @@ export function createGraphQLServer() {
       // compiled form of each distinct document is cached (the bridges' catalogue documents compile once).
       useGraphQlJit(),
       useOperationPolicy(operationByField),
+      useCatalogueValidationErrors(),
       {
         async onResponse({ response, serverContext }) {
           const ctx = serverContext as unknown as RequestContext | undefined;

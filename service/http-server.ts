@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../schema/error-catalogue.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { Meter } from '../schema/pipeline/meter.ts';
 import type { RequestContext, Surface } from '../schema/pipeline/request-context.ts';
@@ -11,6 +12,15 @@ import { BodyTooLargeError, readBody } from './read-body.ts';
 import { requestIdFrom } from './request-id.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Request media types yoga parses; anything else is refused before it reaches yoga. */
+const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
+
+/** A refusal on `/graphql` made before yoga ran, in the GraphQL response shape clients of that path expect. */
+function graphqlRefusal(code: ErrorCode, message?: string): EnvelopeResponse {
+  const entry = ERROR_CATALOGUE[code];
+  return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions: { code, retryable: entry.retryable } }] } };
+}
 
 export interface HttpRoutes {
   deps: ServiceDeps;
@@ -48,6 +58,15 @@ function send(res: ServerResponse, requestId: string, response: EnvelopeResponse
   res.end(body);
 }
 
+/** Whether an MCP request opens a long-lived `subscriptions/listen` stream, which must not be buffered. */
+function isSubscriptionStream(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { method?: unknown }).method === 'subscriptions/listen';
+  } catch {
+    return false;
+  }
+}
+
 function toWebRequest(req: IncomingMessage, body: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -55,7 +74,8 @@ function toWebRequest(req: IncomingMessage, body: string): Request {
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const method = req.method ?? 'GET';
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  // A fixed origin: the Host header is the client's to send, and a malformed one must not fail the request.
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), {
     method,
     headers,
     ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
@@ -82,12 +102,14 @@ async function sendWeb(res: ServerResponse, response: Response, headers: Record<
 
 /** The one HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready and the operator API. */
 export function createHttpServer(routes: HttpRoutes): Server {
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const requestId = requestIdFrom(req.headers['x-request-id']);
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path === '/graphql') {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'));
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, graphqlRefusal('payload_too_large'));
+      if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
+        return send(res, requestId, graphqlRefusal('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
+      }
       const ctx = newContext(routes, req, 'graphql', requestId);
       if (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD') {
         await routes.graphql(req, res, ctx);
@@ -98,7 +120,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       try {
         body = await readBody(req, MAX_BODY_BYTES);
       } catch (error) {
-        if (error instanceof BodyTooLargeError) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
+        if (error instanceof BodyTooLargeError) return send(res, requestId, graphqlRefusal('payload_too_large'), { connection: 'close' });
         throw error;
       }
       return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), {});
@@ -118,8 +140,14 @@ export function createHttpServer(routes: HttpRoutes): Server {
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId);
       const response = await routes.mcp.handle(toWebRequest(req, body), ctx);
-      if (response instanceof Response) return sendWeb(res, response, { 'x-request-id': requestId, ...ctx.responseHeaders });
-      return send(res, requestId, response);
+      if (!(response instanceof Response)) return send(res, requestId, response);
+      // A single exchange (every request but a subscription stream) is read whole first: its tool has then run,
+      // and the response can carry the call's credit headers.
+      if (!isSubscriptionStream(body)) {
+        const whole = new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+        return sendWeb(res, whole, { 'x-request-id': requestId, ...ctx.responseHeaders });
+      }
+      return sendWeb(res, response, { 'x-request-id': requestId, ...ctx.responseHeaders });
     }
     if (path.startsWith('/operator/')) {
       const response = await routes.operator(req, body, requestId);
@@ -131,9 +159,9 @@ export function createHttpServer(routes: HttpRoutes): Server {
   };
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    handle(req, res, requestId).catch((error: unknown) => {
       console.error('[svc] request failed', error);
-      const requestId = requestIdFrom(undefined);
       if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));
       else res.destroy();
     });

@@ -29,6 +29,8 @@ export interface UpstreamHttpClientOptions {
 
 /** Statuses worth another attempt: the upstream or a proxy in front of it is momentarily overloaded. */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** undici errors of the request itself rather than the network: retrying cannot help. */
+const NEVER_RETRY = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED', 'ERR_INVALID_URL']);
 
 /**
  * The one outbound HTTP client both platform clients use. It only ever issues GETs, so every retry is safe.
@@ -83,6 +85,8 @@ export class UpstreamHttpClient {
         lastProblem = describeTransportError(cause);
         lastStatus = undefined;
         lastCause = cause;
+        // A request the client itself refuses (a malformed path, a closed pool) fails the same way every time.
+        if (NEVER_RETRY.has((cause as { code?: string }).code ?? '')) break;
         if (attempt < this.maxRetries) await sleep(fullJitterDelay(attempt, this.retryBaseMs, this.retryCapMs));
         continue;
       }

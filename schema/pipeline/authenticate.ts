@@ -1,7 +1,8 @@
 import { ServiceError } from '../error-catalogue.ts';
 import type { Principal, RequestContext } from './request-context.ts';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+/** The auth scheme is case-insensitive (RFC 9110); the key itself is not. */
+const BEARER = /^bearer ([^\s]+)$/i;
 
 /** Resolves the caller from the `Authorization` header once per call; 401 for anything but a live key. */
 export async function authenticate(ctx: RequestContext): Promise<Principal> {

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
-import { ERROR_CATALOGUE, ServiceError, isServiceError } from '../error-catalogue.ts';
+import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../error-catalogue.ts';
 
 const VARIABLE_ERROR = /^Variable "\$([A-Za-z0-9_]+)"/;
 
@@ -10,6 +10,30 @@ function fromUpstream(error: UpstreamError): ServiceError {
   }
   return new ServiceError('not_found', {
     details: error.kind === 'not_public' ? { platform: error.platform, reason: error.reason ?? 'unavailable' } : { platform: error.platform },
+  });
+}
+
+/** HTTP statuses yoga itself answers a malformed request with, and their catalogue codes. */
+const YOGA_STATUS_CODES: Record<number, ErrorCode> = { 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+
+/**
+ * A GraphQL error about the request itself (parse, validation, variable coercion, or yoga's own HTTP checks):
+ * 400 naming the variable where there is one, or yoga's 405/413/415 with its headers (`Allow`).
+ */
+function requestError(error: GraphQLError): GraphQLError {
+  // graphql-jit's own request errors come without an extensions object.
+  const http = (error.extensions as { http?: { status?: number; headers?: Record<string, string> } } | undefined)?.http;
+  const code = (http?.status && YOGA_STATUS_CODES[http.status]) || (/invalid JSON/i.test(error.message) ? 'invalid_json' : 'invalid_request');
+  const entry = ERROR_CATALOGUE[code];
+  const variable = VARIABLE_ERROR.exec(error.message)?.[1];
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: {
+      code,
+      retryable: entry.retryable,
+      http: { status: entry.status, ...(http?.headers ? { headers: http.headers } : {}) },
+      ...(variable ? { details: { field: variable } } : {}),
+    },
   });
 }
 
@@ -26,21 +50,10 @@ export function toCatalogueError(error: unknown): GraphQLError {
       const mapped = toCatalogueError(original);
       return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
     }
-    if (!error.path) {
-      // Parse, validation and variable-coercion errors: the request itself is wrong.
-      const variable = VARIABLE_ERROR.exec(error.message)?.[1];
-      const entry = ERROR_CATALOGUE.invalid_request;
-      return new GraphQLError(error.message, {
-        nodes: error.nodes,
-        extensions: {
-          code: 'invalid_request',
-          retryable: entry.retryable,
-          http: { status: entry.status },
-          ...(variable ? { details: { field: variable } } : {}),
-        },
-      });
-    }
+    if (!error.path) return requestError(error);
   }
+  // Yoga parses the request's JSON (a POST body, GET `variables`/`extensions`) itself and lets the SyntaxError out.
+  if (error instanceof SyntaxError) return new ServiceError('invalid_json', { message: `The request is not valid JSON: ${error.message}`, details: { field: 'body' } });
   if (error instanceof UpstreamError) return fromUpstream(error);
   logUnexpected(error);
   return new ServiceError('internal_error');

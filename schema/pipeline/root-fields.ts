@@ -1,4 +1,16 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type FragmentSpreadNode,
+  type InlineFragmentNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 export interface RootField {
   /** The response key (alias or field name): errors and metered units are attributed by it. */
@@ -6,8 +18,20 @@ export interface RootField {
   fieldName: string;
 }
 
-/** The root fields an operation selects, looking through fragments at the root. */
-export function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode): RootField[] {
+/** Whether `@skip`/`@include` leave a selection in: a skipped root field is neither run, nor checked, nor billed. */
+function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Record<string, unknown>): boolean {
+  if (!node.directives?.length) return true;
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  } catch {
+    // A directive argument that does not coerce: execution reports it; keep the field so policy still applies.
+    return true;
+  }
+}
+
+/** The root fields an operation selects, looking through fragments at the root and honouring skip/include. */
+export function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode, variables: Record<string, unknown> = {}): RootField[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -16,6 +40,7 @@ export function rootFieldsOf(operation: OperationDefinitionNode, document: Docum
   const seen = new Set<string>();
   const visit = (selectionSet: SelectionSetNode, visited: Set<string>): void => {
     for (const selection of selectionSet.selections) {
+      if (!included(selection, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const responseKey = selection.alias?.value ?? selection.name.value;
         if (!seen.has(responseKey)) {

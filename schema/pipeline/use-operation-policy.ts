@@ -1,4 +1,4 @@
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
 import { UNIT_PRICES } from '../catalogue/operation.ts';
@@ -51,7 +51,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation || operation.operation === 'subscription') return;
       const fields: PlannedField[] = [];
-      for (const root of rootFieldsOf(operation, args.document)) {
+      for (const root of rootFieldsOf(operation, args.document, (args.variableValues ?? {}) as Record<string, unknown>)) {
         const op = byField(operation.operation, root.fieldName);
         if (op) fields.push({ ...root, op });
       }
@@ -68,12 +68,10 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           }
         }
       } catch (error) {
-        ctx.responseHeaders['x-credits-charged'] = '0';
-        if (ctx.principal) {
-          const remaining = await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined);
-          setCreditHeaders(ctx, 0, remaining);
-        }
-        setResultAndStopExecution({ errors: [toCatalogueError(error)] });
+        // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
+        const remaining = ctx.principal ? await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined) : undefined;
+        setCreditHeaders(ctx, 0, remaining);
+        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining } } });
         return;
       }
       return {
@@ -98,6 +96,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
             remaining = await ctx.deps.billing.remaining(principal);
           }
           if (principal) setCreditHeaders(ctx, charged, remaining);
+          if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
           setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, credits: { charged, remaining } } } : outcome);
         },
       };
@@ -148,6 +147,22 @@ function failedRootFields(ctx: RequestContext, result: ExecutionResult, errors: 
     else if (ctx.surface !== 'graphql' || data?.[key] === null || data?.[key] === undefined) failed.add(String(key));
   }
   return failed;
+}
+
+/**
+ * A GraphQL response that carries data for some root field is a success with errors beside it (HTTP 200), not a
+ * failure: the errors keep their codes but no longer set the HTTP status, so clients do not drop the data.
+ */
+function withPartialDataStatus(result: ExecutionResult): ExecutionResult {
+  const data = result.data as Record<string, unknown> | null | undefined;
+  if (!result.errors?.length || !data || !Object.values(data).some((value) => value !== null && value !== undefined)) return result;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const { http: _http, ...extensions } = (error.extensions ?? {}) as Record<string, unknown>;
+      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions });
+    }),
+  };
 }
 
 function isSingleResult(result: unknown): result is ExecutionResult {

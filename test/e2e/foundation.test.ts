@@ -242,7 +242,7 @@ describe('GraphQL body limit', () => {
   it('413 for a declared Content-Length over 1 MiB', async () => {
     const res = await svc.request('POST', '/graphql', { rawBody: `{"query":"${' '.repeat(1024 * 1024)}{ health { status } }"}`, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
-    expect(res.body.error.code).toBe('payload_too_large');
+    expect(res.body.errors[0].extensions.code).toBe('payload_too_large');
   });
 
   it('413 for a chunked body that grows past 1 MiB, and a small chunked body still works', async () => {
@@ -291,5 +291,113 @@ describe('credit headers on requests refused before any operation ran', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('x-credits-charged')).toBe('0');
     expect(res.headers.get('x-credits-remaining')).toBe('5000');
+  });
+});
+
+describe('GraphQL request errors stay in the catalogue', () => {
+  it('malformed GET variables are 400 invalid_json, not a 500', async () => {
+    const res = await svc.request('GET', `/graphql?query=${encodeURIComponent('{ health { status } }')}&variables=${encodeURIComponent('{bad')}`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('invalid_json');
+  });
+
+  it('invalid POST JSON is invalid_json; validation errors carry invalid_request', async () => {
+    const { key } = await svc.newKey();
+    const bad = await svc.request('POST', '/graphql', { key, rawBody: '{"query":', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].extensions.code).toBe('invalid_json');
+    // GraphQL over HTTP: 400 for application/graphql-response+json (200 for plain application/json).
+    const invalid = await svc.request('POST', '/graphql', { key, body: { query: '{ whoamii { keyId } }' }, headers: { accept: 'application/graphql-response+json' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', retryable: false });
+  });
+
+  it('a variable of the wrong type is a 400 naming it, not a 500', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.graphql('query($q: String!, $l: Int) { searchSubforums(query: $q, limit: $l) { nextCursor } }', { q: 'forum', l: 'two' }, key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
+
+  it('a wrong method is 405 with Allow, a wrong media type 415 with a body', async () => {
+    const put = await svc.request('PUT', '/graphql', { body: { query: '{ health { status } }' } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(put.body.errors[0].extensions.code).toBe('method_not_allowed');
+    const text = await svc.request('POST', '/graphql', { rawBody: '{ health { status } }', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body.errors[0].extensions.code).toBe('unsupported_media_type');
+  });
+
+  it('a response with data for some root fields is HTTP 200, the failed field keeping its code', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.graphql('{ whoami { label } forumPost(id: "zzzzzzzz9") { id } }', undefined, key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.whoami.label).toBe('live');
+    expect(res.body.errors[0].extensions.code).toBe('not_found');
+  });
+
+  it('a root field skipped by @skip is neither scope-checked nor run', async () => {
+    const { key } = await svc.newKey({ scopes: ['usage:read'] });
+    const res = await svc.graphql('query($s: Boolean!) { whoami { label } forumPost(id: "1a00001") @skip(if: $s) { id } }', { s: true }, key);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ whoami: { label: 'live' } });
+  });
+});
+
+describe('HTTP details', () => {
+  it('a malformed Host header neither fails the request nor loses the request id', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(svc.url);
+    const result = await new Promise<{ status: number; id: string | undefined }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { host: 'a b', 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'x-request-id': 'client-trace-5678' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, id: res.headers['x-request-id'] as string | undefined }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ query: '{ health { status } }' }));
+    });
+    expect(result.status).toBe(200);
+    expect(result.id).toBe('client-trace-5678');
+  });
+
+  it('HEAD is not served on /v1 (a billed GET would be charged for a body never sent)', async () => {
+    const { key } = await svc.newKey();
+    const res = await fetch(`${svc.url}/v1/whoami`, { method: 'HEAD', headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+  });
+
+  it('the auth scheme is case-insensitive', async () => {
+    const { key } = await svc.newKey();
+    expect((await svc.request('GET', '/v1/whoami', { headers: { authorization: `bearer ${key}` } })).status).toBe(200);
+  });
+});
+
+describe('MCP tool calls', () => {
+  it('carry the credit headers on the HTTP response and refuse unknown arguments with the envelope', async () => {
+    const { key } = await svc.newKey();
+    const call = (args: Record<string, unknown>) =>
+      svc.request('POST', '/mcp', {
+        key,
+        headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_subforums', arguments: args } },
+      });
+    const ok = await call({ query: 'forum', limit: 2 });
+    expect(ok.status).toBe(200);
+    expect(Number(ok.headers.get('x-credits-charged'))).toBeGreaterThan(0);
+    expect(ok.headers.get('x-credits-remaining')).toMatch(/^\d+$/);
+
+    const typo = await call({ query: 'forum', limitt: 2 });
+    const typoResult = (typeof typo.body === 'string' ? JSON.parse(typo.body.split('data: ').pop()!) : typo.body).result;
+    expect(typoResult.isError).toBe(true);
+    expect(typoResult.structuredContent.error).toMatchObject({ code: 'invalid_request', details: { field: 'limitt' } });
+    expect(typoResult._meta.credits.charged).toBe(0);
+
+    const badType = await call({ query: 'forum', limit: 'two' });
+    const badResult = (typeof badType.body === 'string' ? JSON.parse(badType.body.split('data: ').pop()!) : badType.body).result;
+    expect(badResult.structuredContent.error).toMatchObject({ code: 'invalid_request' });
   });
 });

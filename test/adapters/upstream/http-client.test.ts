@@ -102,6 +102,17 @@ describe('UpstreamHttpClient', () => {
     expect(c.stats.requests).toBe(1);
   });
 
+  it('does not retry a request the client itself refuses, nor one on a closed client', async () => {
+    const url = await serve((_req, res) => json(res, 200, {}));
+    const c = makeClient(url);
+    await expectUnavailable(c.getJson('/x y\r\n'));
+    expect(c.stats.requests).toBe(1);
+    const closed = new UpstreamHttpClient({ baseUrl: url, platform: 'forum', retryBaseMs: 1 });
+    await closed.close();
+    await expectUnavailable(closed.getJson('/x'));
+    expect(closed.stats.requests).toBe(1);
+  });
+
   it('times out a silent upstream and retries, then reports unavailable', async () => {
     const url = await serve(() => undefined);
     const c = makeClient(url, { timeoutMs: 100, maxRetries: 1 });
