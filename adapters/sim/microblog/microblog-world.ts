@@ -225,15 +225,7 @@ export class MicroblogWorld {
       quotedId: input.quotedId ?? null,
       repostOfId: null,
       media: input.media ?? [],
-      likeCount: 0,
-      replyCount: 0,
-      viewCount: 0,
-      bookmarkCount: 0,
-      editIds: [id],
-      deleted: false,
-      articleId: null,
-      spaceId: null,
-      promoted: false,
+      ...freshPostState(id),
     });
   }
 
@@ -286,15 +278,7 @@ export class MicroblogWorld {
       quotedId: null,
       repostOfId: original.id,
       media: original.media,
-      likeCount: 0,
-      replyCount: 0,
-      viewCount: 0,
-      bookmarkCount: 0,
-      editIds: [id],
-      deleted: false,
-      articleId: null,
-      spaceId: null,
-      promoted: false,
+      ...freshPostState(id),
     });
   }
 
@@ -336,4 +320,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function replaceIn<T>(list: T[], old: T, next: T): void {
   const index = list.lastIndexOf(old);
   if (index >= 0) list[index] = next;
+}
+
+/** What every new post or repost starts with: no engagement, one version, nothing attached. */
+function freshPostState(id: string): Pick<SimPost, 'likeCount' | 'replyCount' | 'viewCount' | 'bookmarkCount' | 'editIds' | 'deleted' | 'articleId' | 'spaceId' | 'promoted'> {
+  return { likeCount: 0, replyCount: 0, viewCount: 0, bookmarkCount: 0, editIds: [id], deleted: false, articleId: null, spaceId: null, promoted: false };
 }

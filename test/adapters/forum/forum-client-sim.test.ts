@@ -3,10 +3,10 @@ import { startForumSim, type ForumSim } from '../../../adapters/sim/forum/forum-
 import { createForumClient, type ForumClient } from '../../../adapters/forum/forum-client.ts';
 import { createForumLoaders } from '../../../adapters/forum/forum-loaders.ts';
 import { UpstreamHttpClient } from '../../../adapters/upstream/http-client.ts';
-import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
 import { ForumCommentShape, ForumPostShape, SubforumShape } from '../../../adapters/shapes/forum-shapes.ts';
 import { mapAndValidateForumPayload } from './fixture-support.ts';
 import { postIdOf } from '../../../adapters/sim/forum/forum-ids.ts';
+import { upstreamFailure } from '../../support/upstream-errors.ts';
 
 let sim: ForumSim;
 let client: ForumClient;
@@ -20,15 +20,6 @@ afterAll(async () => {
   await client.close();
   await sim.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
 
 describe('sim payloads pass the same parser tests as the recorded fixtures', () => {
   it('every route family maps and validates', async () => {
@@ -106,14 +97,14 @@ describe('forum client against the sim over HTTP', () => {
 
   it('community about: found, not found, and each not-public reason', async () => {
     expect(SubforumShape.parse(await client.getSubforumAbout('programming')).name).toBe('programming');
-    expect((await failure(client.getSubforumAbout('doesnotexist123'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getSubforumAbout('doesnotexist123'))).kind).toBe('not_found');
     for (const [name, reason] of [
       ['secretclub', 'private'],
       ['quarantinedzone', 'quarantined'],
       ['bannedplace', 'banned'],
       ['goldlounge', 'gold_only'],
     ]) {
-      const error = await failure(client.getSubforumAbout(name));
+      const error = await upstreamFailure(client.getSubforumAbout(name));
       expect([error.kind, error.reason]).toEqual(['not_public', reason]);
     }
   });
@@ -158,7 +149,7 @@ describe('forum client against the sim over HTTP', () => {
     const selfOnly = await client.searchSubforumPosts('AskForum', { q: 'self:yes', limit: 100 });
     expect(selfOnly.items.length).toBeGreaterThan(0);
     expect(selfOnly.items.every((p) => p.isSelf && p.subforum === 'AskForum')).toBe(true);
-    expect((await failure(client.searchSubforumPosts('secretclub', { q: 'x' }))).reason).toBe('private');
+    expect((await upstreamFailure(client.searchSubforumPosts('secretclub', { q: 'x' }))).reason).toBe('private');
   });
 
   it('community search: relevance puts the exact name first; NSFW only with include_over_18', async () => {
@@ -208,8 +199,8 @@ describe('forum client against the sim over HTTP', () => {
   });
 
   it('comment tree of an unknown post is not found; of a private community not public', async () => {
-    expect((await failure(client.getCommentTree('zzzzzzzzz'))).kind).toBe('not_found');
-    expect((await failure(client.getCommentTree(sim.world.landmarks.posts.inPrivate))).reason).toBe('private');
+    expect((await upstreamFailure(client.getCommentTree('zzzzzzzzz'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getCommentTree(sim.world.landmarks.posts.inPrivate))).reason).toBe('private');
   });
 
   it('posts by URL', async () => {

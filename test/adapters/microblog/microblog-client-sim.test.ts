@@ -3,7 +3,6 @@ import { createMicroblogClient, type MicroblogClient } from '../../../adapters/m
 import { createMicroblogLoaders } from '../../../adapters/microblog/microblog-loaders.ts';
 import { startMicroblogSim, type MicroblogSim } from '../../../adapters/sim/microblog/microblog-sim.ts';
 import { SIM_ACCOUNTS } from '../../../adapters/sim/microblog/microblog-world-generator.ts';
-import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
 import {
   AboutDetailsShape,
   ArticleShape,
@@ -13,20 +12,11 @@ import {
   MicroblogProfileShape,
   MicroblogSpaceShape,
 } from '../../../adapters/shapes/microblog-shapes.ts';
+import { upstreamFailure } from '../../support/upstream-errors.ts';
 
 let sim: MicroblogSim;
 let client: MicroblogClient;
 const userId = (name: string) => sim.world.userByName(name)!.id;
-
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(UpstreamError);
-    return error as UpstreamError;
-  }
-  throw new Error('expected a failure');
-}
 
 async function control(method: string, path: string, body?: unknown) {
   const res = await fetch(`${sim.url}/__sim${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -57,13 +47,13 @@ describe('microblog client against the simulated platform over HTTP', () => {
   });
 
   it('gives typed errors: unknown account not_found, suspended not_public(suspended)', async () => {
-    expect((await failure(client.getUserByUsername('nobody_here'))).kind).toBe('not_found');
-    const suspended = await failure(client.getUserByUsername(SIM_ACCOUNTS.suspended));
+    expect((await upstreamFailure(client.getUserByUsername('nobody_here'))).kind).toBe('not_found');
+    const suspended = await upstreamFailure(client.getUserByUsername(SIM_ACCOUNTS.suspended));
     expect([suspended.kind, suspended.reason]).toEqual(['not_public', 'suspended']);
-    expect((await failure(client.getPost('1'))).kind).toBe('not_found');
-    expect((await failure(client.getThread('1'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getPost('1'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getThread('1'))).kind).toBe('not_found');
     const protectedPost = sim.world.postsByAuthor.get(userId(SIM_ACCOUNTS.protected))![0];
-    const hidden = await failure(client.getPost(protectedPost.id));
+    const hidden = await upstreamFailure(client.getPost(protectedPost.id));
     expect([hidden.kind, hidden.reason]).toEqual(['not_public', 'protected']);
   });
 
@@ -94,13 +84,13 @@ describe('microblog client against the simulated platform over HTTP', () => {
     expect(list).toMatchObject({ memberCount: 45, subscriberCount: 321, ownerId: org, url: 'https://x.com/i/lists/1500000000000000001' });
     expect((await client.getListMembers(list.id, { count: 100 })).items.length).toBeGreaterThan(40);
     expect((await client.getListPosts(list.id, { count: 10 })).items).toHaveLength(10);
-    const privateList = await failure(client.getList('1500000000000000002'));
+    const privateList = await upstreamFailure(client.getList('1500000000000000002'));
     expect([privateList.kind, privateList.reason]).toEqual(['not_public', 'private']);
-    expect((await failure(client.getList('42'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getList('42'))).kind).toBe('not_found');
     const space = MicroblogSpaceShape.parse(await client.getSpace('1YqKDoNqZbgJV'));
     expect(space).toMatchObject({ state: 'Ended', title: 'Release retro', participantCount: 987, isRecorded: true });
     expect(space.hosts.map((h) => h.username)).toEqual([SIM_ACCOUNTS.org, SIM_ACCOUNTS.blue]);
-    expect((await failure(client.getSpace('1nope'))).kind).toBe('not_found');
+    expect((await upstreamFailure(client.getSpace('1nope'))).kind).toBe('not_found');
     const quoted = sim.world.timeline.find((p) => p.text === 'Original take 🔥')!;
     const quotes = await client.getQuotes(quoted.id);
     expect(quotes.items.map((p) => p.quotedPost?.id)).toEqual([quoted.id]);
@@ -186,7 +176,7 @@ describe('batching: 100 ids in one round trip', () => {
 describe('fault injection gives typed errors', () => {
   it('5xx after retries → unavailable with status', async () => {
     sim.faults.add({ route: '/i/api/graphql/', kind: 'status', status: 503, count: 3 });
-    const error = await failure(client.getUserByUsername(SIM_ACCOUNTS.org));
+    const error = await upstreamFailure(client.getUserByUsername(SIM_ACCOUNTS.org));
     expect([error.kind, error.status]).toEqual(['unavailable', 503]);
   });
 
@@ -199,15 +189,15 @@ describe('fault injection gives typed errors', () => {
     sim.faults.add({ route: '/\\/UserByScreenName$/', kind: 'rate_limit', retryAfterSeconds: 0, count: 1 });
     expect((await client.getUserByUsername(SIM_ACCOUNTS.org)).username).toBe(SIM_ACCOUNTS.org);
     sim.faults.add({ route: '/\\/UserByScreenName$/', kind: 'rate_limit', retryAfterSeconds: 0, count: 3 });
-    const error = await failure(client.getUserByUsername(SIM_ACCOUNTS.org));
+    const error = await upstreamFailure(client.getUserByUsername(SIM_ACCOUNTS.org));
     expect([error.kind, error.status]).toEqual(['unavailable', 429]);
   });
 
   it('timeouts and connection resets → unavailable', async () => {
     sim.faults.add({ route: '/i/api/graphql/', kind: 'timeout', count: 3 });
-    expect((await failure(client.getUserByUsername(SIM_ACCOUNTS.org))).kind).toBe('unavailable');
+    expect((await upstreamFailure(client.getUserByUsername(SIM_ACCOUNTS.org))).kind).toBe('unavailable');
     sim.faults.add({ route: '/i/api/graphql/', kind: 'reset', count: 3 });
-    expect((await failure(client.getPostsByIds(['1']))).kind).toBe('unavailable');
+    expect((await upstreamFailure(client.getPostsByIds(['1']))).kind).toBe('unavailable');
     sim.faults.clear();
     expect((await client.getUserByUsername(SIM_ACCOUNTS.org)).username).toBe(SIM_ACCOUNTS.org);
   });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startForumSim, type ForumSim } from '../../../adapters/sim/forum/forum-sim.ts';
 import { createForumClient, type ForumClient } from '../../../adapters/forum/forum-client.ts';
-import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
+import { upstreamFailure } from '../../support/upstream-errors.ts';
 
 let sim: ForumSim;
 let client: ForumClient;
@@ -18,19 +18,10 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
-
 describe('fault injection on the forum sim gives typed errors', () => {
   it('a persistent 500 → unavailable with status 500', async () => {
     sim.faults.add({ route: '/r/', kind: 'status', status: 500 });
-    const error = await failure(client.getSubforumAbout('programming'));
+    const error = await upstreamFailure(client.getSubforumAbout('programming'));
     expect([error.kind, error.status]).toEqual(['unavailable', 500]);
   });
 
@@ -51,20 +42,20 @@ describe('fault injection on the forum sim gives typed errors', () => {
 
   it('429 on every attempt → unavailable with status 429', async () => {
     sim.faults.add({ route: '/api/info', kind: 'rate_limit', retryAfterSeconds: 0 });
-    expect((await failure(client.getThings(['t3_1a00001']))).status).toBe(429);
+    expect((await upstreamFailure(client.getThings(['t3_1a00001']))).status).toBe(429);
   });
 
   it('a silent upstream → unavailable after the client timeout', async () => {
     sim.faults.add({ route: '/comments/', kind: 'timeout' });
     const started = Date.now();
-    const error = await failure(client.getCommentTree(sim.world.landmarks.posts.edited));
+    const error = await upstreamFailure(client.getCommentTree(sim.world.landmarks.posts.edited));
     expect(error.kind).toBe('unavailable');
     expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 300 - 50);
   });
 
   it('connection resets → unavailable', async () => {
     sim.faults.add({ route: '/search', kind: 'reset' });
-    expect((await failure(client.searchPosts({ q: 'x' }))).kind).toBe('unavailable');
+    expect((await upstreamFailure(client.searchPosts({ q: 'x' }))).kind).toBe('unavailable');
   });
 
   it('latency delays but succeeds', async () => {
@@ -83,7 +74,7 @@ describe('fault injection on the forum sim gives typed errors', () => {
       body: JSON.stringify({ rule: { route: '/^\\/r\\/[a-z]+\\/about$/', kind: 'status', status: 502 } }),
     });
     expect(added.status).toBe(201);
-    expect((await failure(client.getSubforumAbout('pics'))).status).toBe(502);
+    expect((await upstreamFailure(client.getSubforumAbout('pics'))).status).toBe(502);
     expect((await fetch(`${sim.url}/__sim/faults`, { method: 'DELETE' })).status).toBe(200);
     expect((await client.getSubforumAbout('pics')).name).toBe('pics');
   });
