@@ -21,7 +21,13 @@ export const lookupForum = defineOperation({
   tool: 'lookup_forum',
   authentication: 'key',
   scopes: ['read:forum'],
-  billing: { minimumCredits: 1, units: ['forum_post', 'forum_comment', 'subforum'], rateLimitWeight: 2, maxUnits: { forum_post: 100, forum_comment: 100, subforum: 100 } },
+  billing: {
+    minimumCredits: 1,
+    units: ['forum_post', 'forum_comment', 'subforum'],
+    rateLimitWeight: 2,
+    maxUnits: { forum_post: 100, forum_comment: 100, subforum: 100 },
+    unitsAsked: (args) => ({ forum_post: lengthOf(args.posts), forum_comment: lengthOf(args.comments), subforum: lengthOf(args.subforums) }),
+  },
   input: z.object({
     posts: z.array(ENTRY).max(100).optional().describe('Post ids, `t3_` fullnames, post URLs or short links; with `comments`, at most 100 entries.'),
     comments: z.array(ENTRY).max(100).optional().describe('Comment ids, `t1_` fullnames or permalinks; with `posts`, at most 100 entries.'),
@@ -48,3 +54,7 @@ export const getSubforum = defineOperation({
   tag: 'Forum',
   example: { name: 'programming' },
 });
+
+function lengthOf(entries: unknown): number {
+  return Array.isArray(entries) ? entries.length : 0;
+}

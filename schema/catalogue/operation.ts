@@ -40,6 +40,11 @@ export interface Billing {
    * Omitted for free operations.
    */
   maxUnits?: Partial<Record<BillingUnit, number>>;
+  /**
+   * Units this request can return at most, from its arguments, when neither a `limit` nor an `ids` list says it
+   * (the pipeline reads those itself): the hold is sized to the request, not to the operation's largest result.
+   */
+  unitsAsked?: (args: Record<string, unknown>) => Partial<Record<BillingUnit, number>>;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

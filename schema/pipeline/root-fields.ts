@@ -16,6 +16,7 @@ export interface RootField {
   /** The response key (alias or field name): errors and metered units are attributed by it. */
   responseKey: string;
   fieldName: string;
+  node: FieldNode;
 }
 
 /** Whether `@skip`/`@include` leave a selection in: a skipped root field is neither run, nor checked, nor billed. */
@@ -45,7 +46,7 @@ export function rootFieldsOf(operation: OperationDefinitionNode, document: Docum
         const responseKey = selection.alias?.value ?? selection.name.value;
         if (!seen.has(responseKey)) {
           seen.add(responseKey);
-          fields.push({ responseKey, fieldName: selection.name.value });
+          fields.push({ responseKey, fieldName: selection.name.value, node: selection });
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet, visited);

@@ -1,7 +1,8 @@
-import { getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
+import { getArgumentValues, getOperationAST, GraphQLError, type ExecutionResult, type FieldNode, type GraphQLSchema } from 'graphql';
+import type { z } from 'zod';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
-import { UNIT_PRICES } from '../catalogue/operation.ts';
+import { UNIT_PRICES, type BillingUnit } from '../catalogue/operation.ts';
 import { isServiceError, ServiceError } from '../error-catalogue.ts';
 import { grants } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
@@ -14,13 +15,41 @@ interface PlannedField extends RootField {
   op: OperationSpec;
 }
 
-/** Most credits one call of `op` can cost: the reservation taken on admission. */
-export function reservationFor(op: OperationSpec): number {
+/**
+ * Units the request can return at most: the catalogue's maximum, bounded by what the request asks for — its
+ * `limit` (as given, or its default), the ids it lists, or the operation's own `unitsAsked`.
+ */
+function unitsBound(op: OperationSpec, args: Record<string, unknown>): Partial<Record<BillingUnit, number>> {
+  const max = op.billing.maxUnits ?? {};
+  const asked = op.billing.unitsAsked?.(args);
+  let bound: number | undefined;
+  const limit = (op.input.shape as Record<string, z.ZodType>).limit?.safeParse(args.limit);
+  if (limit?.success && typeof limit.data === 'number') bound = limit.data;
+  if (typeof args.ids === 'string') bound = new Set(args.ids.split(',')).size;
+  return Object.fromEntries(
+    Object.entries(max).map(([unit, most]) => {
+      const wanted = asked ? (asked[unit as BillingUnit] ?? 0) : bound;
+      return [unit, wanted === undefined ? most : Math.min(most ?? 0, wanted)];
+    }),
+  );
+}
+
+/** The credits held on admission: the most this request can cost. */
+export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}): number {
   let credits = op.billing.minimumCredits;
-  for (const [unit, count] of Object.entries(op.billing.maxUnits ?? {})) {
-    credits += UNIT_PRICES[unit as keyof typeof UNIT_PRICES] * (count ?? 0);
-  }
+  for (const [unit, count] of Object.entries(unitsBound(op, args))) credits += UNIT_PRICES[unit as BillingUnit] * (count ?? 0);
   return credits;
+}
+
+/** A root field's arguments as GraphQL coerces them; none when they do not coerce (execution reports that). */
+function argumentsOf(schema: GraphQLSchema, kind: 'query' | 'mutation', node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+  const field = (kind === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[node.name.value];
+  if (!field) return {};
+  try {
+    return getArgumentValues(field, node, variables);
+  } catch {
+    return {};
+  }
 }
 
 function checkScopes(principal: Principal, fields: PlannedField[]): void {
@@ -63,7 +92,9 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
           const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
           if (minimumCredits > 0) {
-            const reserveCredits = fields.reduce((sum, { op }) => sum + reservationFor(op), 0);
+            const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+            const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
+            const reserveCredits = fields.reduce((sum, { op, node }) => sum + reservationFor(op, argumentsOf(args.schema, kind, node, variables)), 0);
             admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits });
           }
         }

@@ -105,6 +105,17 @@ describe('partial GraphQL results', () => {
   });
 });
 
+describe('holds sized to the request', () => {
+  it('concurrent cheap calls on a small balance are all served, none refused as credits_held', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    const [id] = visiblePostIds(svc, 1);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => svc.request('POST', '/v1/forum/lookup', { key, body: { posts: [id] } })));
+    expect(responses.map((res) => res.status)).toEqual(Array(20).fill(200));
+    expect(responses.map(charged)).toEqual(Array(20).fill(POST_PRICE));
+    expect(await usageOf(svc, key)).toMatchObject({ balance: 100 - 20 * POST_PRICE, reserved: 0 });
+  });
+});
+
 describe('admission', () => {
   it('402 insufficient_credits when the balance is below the minimum charge, free calls still work', async () => {
     const { key } = await fundedWorkspace(svc, 0);
