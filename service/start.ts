@@ -59,7 +59,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => orm.close(true));
     const identity = createIdentityStore(orm);
     const credits = createCreditsService({ db: billingDbFromOrm(orm), clock: now, tiers: config.tiers });
-    // Reservations of calls that died stop counting at their expiry; the sweeper only deletes the rows.
+    // Reservations of calls that died stop counting a grace period after their expiry; the sweeper only deletes the rows.
     const sweeper = startReservationSweeper(credits, { onError: (error) => console.error('[svc] reservation sweep failed', error) });
     cleanups.unshift(() => sweeper.stop());
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });

@@ -1,7 +1,7 @@
 import type { CreditsService } from './credits-service.ts';
 
 /**
- * Deletes expired reservations now and then. Expired holds already stop counting at their expiry; sweeping only
+ * Deletes expired reservations now and then. Expired holds already stop counting once their grace period is over; sweeping only
  * keeps the table (and the per-admission sum over it) small. Safe on every instance at once.
  */
 export function startReservationSweeper(
