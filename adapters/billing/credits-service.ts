@@ -72,7 +72,7 @@ export interface CreditsService {
   setSpendingPaused(workspaceId: string, paused: boolean): Promise<Usage>;
   /** Newest first; settled charges are folded in first, so the ledger sums to the balance. */
   ledger(workspaceId: string, options?: { limit?: number }): Promise<LedgerEntry[]>;
-  /** Deletes reservations past their expiry (they already stopped counting); returns how many. */
+  /** Deletes reservations past their expiry and grace (they already stopped counting); returns how many. */
   sweepExpiredReservations(): Promise<number>;
 }
 
