@@ -82,22 +82,34 @@ function toWebRequest(req: IncomingMessage, body: string): Request {
   });
 }
 
-async function sendWeb(res: ServerResponse, response: Response, headers: Record<string, string>): Promise<void> {
+/**
+ * Writes a web Response. Its body is read whole before the head is written, so headers that only exist once the
+ * work behind the body is done (a call's credits) are sent with it; `stream` pipes a long-lived native stream as
+ * it comes instead.
+ */
+async function sendWeb(res: ServerResponse, response: Response, headers: () => Record<string, string>, stream = false): Promise<void> {
   const outgoing: Record<string, string> = {};
   response.headers.forEach((value, name) => (outgoing[name] = value));
-  res.writeHead(response.status, { ...outgoing, ...headers });
-  if (!response.body) {
-    res.end();
+  if (stream && response.body instanceof ReadableStream) {
+    res.writeHead(response.status, { ...outgoing, ...headers() });
+    await new Promise<void>((resolve, reject) => {
+      Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+    });
     return;
   }
-  // Yoga answers with its own ReadableStream ponyfill; only native web streams can be piped as they come.
-  if (!(response.body instanceof ReadableStream)) {
-    res.end(Buffer.from(await response.arrayBuffer()));
-    return;
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  res.writeHead(response.status, { ...outgoing, ...headers() });
+  res.end(body);
+}
+
+/** The request body under the size limit, or undefined when it is over it. */
+async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
+  try {
+    return await readBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
   }
-  await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
-  });
 }
 
 /** The one HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready and the operator API. */
@@ -116,38 +128,24 @@ export function createHttpServer(routes: HttpRoutes): Server {
         return;
       }
       // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
-      let body: string;
-      try {
-        body = await readBody(req, MAX_BODY_BYTES);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) return send(res, requestId, graphqlRefusal('payload_too_large'), { connection: 'close' });
-        throw error;
-      }
-      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), {});
+      const body = await boundedBody(req);
+      if (body === undefined) return send(res, requestId, graphqlRefusal('payload_too_large'), { connection: 'close' });
+      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), () => ({}));
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
       res.end(routes.openApiJson);
       return;
     }
-    let body: string;
-    try {
-      body = await readBody(req, MAX_BODY_BYTES);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
-      throw error;
-    }
+    const body = await boundedBody(req);
+    if (body === undefined) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId);
       const response = await routes.mcp.handle(toWebRequest(req, body), ctx);
       if (!(response instanceof Response)) return send(res, requestId, response);
-      // A single exchange (every request but a subscription stream) is read whole first: its tool has then run,
-      // and the response can carry the call's credit headers.
-      if (!isSubscriptionStream(body)) {
-        const whole = new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
-        return sendWeb(res, whole, { 'x-request-id': requestId, ...ctx.responseHeaders });
-      }
-      return sendWeb(res, response, { 'x-request-id': requestId, ...ctx.responseHeaders });
+      // A single exchange is read whole before its head is written: its tool has then run, so the response carries
+      // the call's credit headers. Only a subscription stream is piped as it comes.
+      return sendWeb(res, response, () => ({ 'x-request-id': requestId, ...ctx.responseHeaders }), isSubscriptionStream(body));
     }
     if (path.startsWith('/operator/')) {
       const response = await routes.operator(req, body, requestId);
