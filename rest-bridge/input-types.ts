@@ -1,18 +1,11 @@
 import type { z } from 'zod';
 import { ServiceError } from '../schema/error-catalogue.ts';
-import { unwrap } from '../schema/zod-graphql.ts';
-
-type Def = { type: string; element?: z.ZodType; entries?: Record<string, string>; values?: unknown[] };
-
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
+import { def, unwrap } from '../schema/zod-graphql.ts';
 
 /** What a member of this shape must be in JSON, or undefined when the shape takes any JSON value. */
 function expectedType(schema: z.ZodType): string | undefined {
   const { base } = unwrap(schema);
-  const def = defOf(base);
-  switch (def.type) {
+  switch (def(base).type) {
     case 'string':
     case 'enum':
       return 'string';
@@ -67,7 +60,7 @@ export function checkJsonTypes(input: z.ZodObject, variables: Record<string, unk
     if (!expected) continue;
     if (!matches(expected, value)) throw mismatch(name, expected, value);
     if (expected === 'array') {
-      const item = unwrap(defOf(unwrap(schema).base).element as z.ZodType);
+      const item = unwrap(def(unwrap(schema).base).element as z.ZodType);
       const itemType = expectedType(item.base);
       (value as unknown[]).forEach((element, index) => {
         if (itemType && !(element === null && item.nullable) && !matches(itemType, element)) throw mismatch(`${name}[${index}]`, itemType, element);

@@ -1,18 +1,14 @@
 import type { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { ServiceError } from '../schema/error-catalogue.ts';
-import { unwrap } from '../schema/zod-graphql.ts';
+import { def, unwrap } from '../schema/zod-graphql.ts';
 import { checkJsonTypes } from './input-types.ts';
-
-function baseType(schema: z.ZodType): string {
-  return (unwrap(schema).base as unknown as { _zod: { def: { type: string } } })._zod.def.type;
-}
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /** Query-string values are text: numbers and booleans the operation expects are read as such. */
 function coerceQueryValue(schema: z.ZodType, value: string): unknown {
-  const type = baseType(schema);
+  const type = def(unwrap(schema).base).type;
   if (type === 'number' && NUMBER.test(value)) return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;

@@ -16,7 +16,8 @@ interface Unwrapped {
   description?: string;
 }
 
-function def(schema: AnyZod): { type: string; [key: string]: unknown } {
+/** A zod schema's definition: its kind (`type`) and parts (`innerType`, `element`, …). */
+export function def(schema: AnyZod): { type: string; [key: string]: unknown } {
   return (schema as unknown as { _zod: { def: { type: string } } })._zod.def;
 }
 

@@ -55,10 +55,6 @@ export function toCatalogueError(error: unknown): GraphQLError {
   // Yoga parses the request's JSON (a POST body, GET `variables`/`extensions`) itself and lets the SyntaxError out.
   if (error instanceof SyntaxError) return new ServiceError('invalid_json', { message: `The request is not valid JSON: ${error.message}`, details: { field: 'body' } });
   if (error instanceof UpstreamError) return fromUpstream(error);
-  logUnexpected(error);
-  return new ServiceError('internal_error');
-}
-
-function logUnexpected(error: unknown): void {
   console.error('[svc] unexpected error', error);
+  return new ServiceError('internal_error');
 }

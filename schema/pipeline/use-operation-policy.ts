@@ -79,8 +79,9 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
       const ctx = args.contextValue as unknown as RequestContext;
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation || operation.operation === 'subscription') return;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const fields: PlannedField[] = [];
-      for (const root of rootFieldsOf(operation, args.document, (args.variableValues ?? {}) as Record<string, unknown>)) {
+      for (const root of rootFieldsOf(operation, args.document, variables)) {
         const op = byField(operation.operation, root.fieldName);
         if (op) fields.push({ ...root, op });
       }
@@ -92,7 +93,6 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
           const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
           if (minimumCredits > 0) {
-            const variables = (args.variableValues ?? {}) as Record<string, unknown>;
             const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
             const reserveCredits = fields.reduce((sum, { op, node }) => sum + reservationFor(op, argumentsOf(args.schema, kind, node, variables)), 0);
             admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits });
