@@ -1,10 +1,10 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
-import { isServiceError } from '../schema/error-catalogue.ts';
+import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { buildMcpServer } from './mcp-server.ts';
 
 /**

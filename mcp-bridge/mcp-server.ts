@@ -4,7 +4,7 @@ import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 const MONITOR_OR_WEBHOOK = /^(monitors|webhooks):/;
 

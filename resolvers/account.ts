@@ -1,6 +1,6 @@
-import { ServiceError } from '../schema/error-catalogue.ts';
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
-import type { Limits, Usage } from '../schema/types/account.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
+import type { RequestContext } from '../core/request-context.ts';
+import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 
 function workspaceOf(ctx: RequestContext): string {
   // The pipeline authenticates before any key-only field runs.

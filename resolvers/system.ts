@@ -1,5 +1,5 @@
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
-import { ServiceError } from '../schema/error-catalogue.ts';
+import type { RequestContext } from '../core/request-context.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
 
 export function health(ctx: RequestContext) {
   return { status: 'ok' as const, service: ctx.deps.serviceName, version: ctx.deps.version, timestamp: ctx.now().toISOString() };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ServiceError } from '../schema/error-catalogue.ts';
-import { def, unwrap } from '../schema/zod-graphql.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
+import { def, unwrap } from '../schema/zod-shape.ts';
 
 /** What a member of this shape must be in JSON, or undefined when the shape takes any JSON value. */
 function expectedType(schema: z.ZodType): string | undefined {

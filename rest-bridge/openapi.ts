@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { UNIT_PRICES } from '../schema/catalogue/operation.ts';
-import { ERROR_CATALOGUE } from '../schema/error-catalogue.ts';
+import { ERROR_CATALOGUE } from '../core/error-catalogue.ts';
+import { unwrap } from '../schema/zod-shape.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -40,13 +41,16 @@ const ERROR_STATUSES: Record<string, string> = {
   '503': 'A source was unreachable; retry with backoff.',
 };
 
-/** The `meta` members an operation may lift out of its payload, with their published types. */
-const META_MEMBERS: Record<string, JsonSchema> = {
-  nextCursor: { type: ['string', 'null'], minLength: 1, maxLength: 4096, description: 'Send back unchanged for the next page; null is the only stop.' },
-  omittedNsfw: { type: 'integer', minimum: 0, description: 'Items removed from this page as NSFW; absent when none were.' },
-  missing: { type: 'array', items: { type: 'string' }, description: 'Items asked for and not returned (`t3_<id>`, `t1_<id>`, `r/<name>`); not billed.' },
-  notFound: { type: 'array', items: { type: 'string' }, description: 'Ids that came back empty; not billed.' },
-};
+/**
+ * A `meta` member as published: a member omitted when null is published as its non-null type; one always present
+ * may be null.
+ */
+function metaMemberSchema(shape: z.ZodType, always: boolean, components: Components): JsonSchema {
+  const { base, nullable, description } = unwrap(shape);
+  const schema = jsonSchema(base, 'output', components);
+  const type = nullable && always && typeof schema.type === 'string' ? { type: [schema.type, 'null'] } : {};
+  return { ...schema, ...type, ...(description ? { description } : {}) };
+}
 
 const READ_ERRORS = [400, 401, 402, 403, 404, 429, 500, 503];
 
@@ -77,11 +81,10 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
     properties: {
       requestId: { type: 'string' },
       ...Object.fromEntries(
-        (op.result?.meta ?? []).map((member) => {
-          const schema = META_MEMBERS[member];
-          if (!schema) throw new Error(`${op.operationId}: meta member '${member}' has no published type in META_MEMBERS`);
-          return [member, schema];
-        }),
+        Object.entries(op.result?.meta ?? {}).map(([member, shape]) => [
+          member,
+          metaMemberSchema(shape, op.result?.metaAlways?.includes(member) ?? false, components),
+        ]),
       ),
     },
     required: ['requestId', ...(op.result?.metaAlways ?? [])],

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
-import { ServiceError } from '../schema/error-catalogue.ts';
-import { def, unwrap } from '../schema/zod-graphql.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
+import { def, unwrap } from '../schema/zod-shape.ts';
 import { checkJsonTypes } from './input-types.ts';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;

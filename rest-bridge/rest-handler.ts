@@ -1,9 +1,9 @@
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
-import { isServiceError } from '../schema/error-catalogue.ts';
+import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { variablesFor } from './request-input.ts';
 import { createRouteTable } from './route-table.ts';
 

@@ -1,8 +1,8 @@
 import SchemaBuilder from '@pothos/core';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { ServiceError } from './error-catalogue.ts';
-import type { RequestContext } from './pipeline/request-context.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 interface ValidationIssue {
   message: string;

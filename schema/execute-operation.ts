@@ -1,6 +1,6 @@
 import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { OperationSpec } from './catalogue/operation.ts';
-import type { RequestContext } from './pipeline/request-context.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { withFragments } from './zod-graphql.ts';
 
 /** The subset of envelop's `getEnveloped()` the bridges need: yoga's own plugin chain around execute. */

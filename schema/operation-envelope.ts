@@ -1,6 +1,6 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { OperationSpec } from './catalogue/operation.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-catalogue.ts';
 
 export interface ErrorBody {
   error: { code: string; message: string; retryable: boolean; details?: Record<string, unknown> };
@@ -27,7 +27,8 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
   };
 }
 
-function fromGraphQLError(requestId: string, error: GraphQLError): EnvelopeResponse {
+/** The envelope of an error already mapped onto the catalogue. */
+export function envelopeOfError(requestId: string, error: GraphQLError): EnvelopeResponse {
   const ext = (error.extensions ?? {}) as { code?: string; retryable?: boolean; http?: { status?: number; headers?: Record<string, string> }; details?: Record<string, unknown> };
   const code = (ext.code && ext.code in ERROR_CATALOGUE ? ext.code : 'internal_error') as ErrorCode;
   const envelope = errorEnvelope(requestId, code, error.message, ext.details);
@@ -40,25 +41,23 @@ function fromGraphQLError(requestId: string, error: GraphQLError): EnvelopeRespo
  */
 export function toEnvelope(op: OperationSpec, result: ExecutionResult, requestId: string): EnvelopeResponse {
   const firstError = result.errors?.[0];
-  if (firstError) return fromGraphQLError(requestId, firstError);
+  if (firstError) return envelopeOfError(requestId, firstError);
   const payload = (result.data as Record<string, unknown> | null | undefined)?.[op.graphql.field];
   if (op.rest.envelope === false) {
     return { status: op.rest.statusFromData?.(payload) ?? 200, headers: {}, body: payload, isError: false };
   }
-  const mapping = op.result ?? {};
+  const mapping = op.result;
   const meta: Record<string, unknown> = { requestId };
   let data: unknown = payload;
-  if (mapping.meta?.length && payload && typeof payload === 'object') {
+  if (mapping && payload && typeof payload === 'object') {
     const rest = { ...(payload as Record<string, unknown>) };
-    for (const member of mapping.meta) {
+    for (const member of Object.keys(mapping.meta)) {
       const value = rest[member];
       delete rest[member];
       if (value !== null && value !== undefined) meta[member] = value;
       else if (mapping.metaAlways?.includes(member)) meta[member] = null;
     }
     data = mapping.dataField ? rest[mapping.dataField] : rest;
-  } else if (mapping.dataField && payload && typeof payload === 'object') {
-    data = (payload as Record<string, unknown>)[mapping.dataField];
   }
   return { status: op.rest.successStatus ?? 200, headers: {}, body: { data, meta }, isError: false };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type BuilderTypes } from './builder.ts';
+import { argumentTypeOf, def, describeOf, idOf, scalarFor, selectionOf, unwrap } from './zod-shape.ts';
 
 /**
  * Builds GraphQL types from the zod shapes, so every resource is described once: the shape feeds the
@@ -9,49 +10,8 @@ import { builder, type BuilderTypes } from './builder.ts';
 
 type AnyZod = z.ZodType;
 
-interface Unwrapped {
-  base: AnyZod;
-  nullable: boolean;
-  optional: boolean;
-  description?: string;
-}
-
-/** A zod schema's definition: its kind (`type`) and parts (`innerType`, `element`, …). */
-export function def(schema: AnyZod): { type: string; [key: string]: unknown } {
-  return (schema as unknown as { _zod: { def: { type: string } } })._zod.def;
-}
-
-export function describeOf(schema: AnyZod): string | undefined {
-  return z.globalRegistry.get(schema)?.description ?? (schema as { description?: string }).description;
-}
-
-/** Strips nullable/optional/default wrappers, remembering what they said. */
-export function unwrap(schema: AnyZod): Unwrapped {
-  let current = schema;
-  let nullable = false;
-  let optional = false;
-  let description = describeOf(schema);
-  for (;;) {
-    const d = def(current);
-    if (d.type === 'nullable') nullable = true;
-    else if (d.type === 'optional' || d.type === 'default' || d.type === 'prefault') optional = true;
-    else if (d.type !== 'readonly' && d.type !== 'catch') break;
-    current = d.innerType as AnyZod;
-    description ??= describeOf(current);
-  }
-  return { base: current, nullable, optional, description };
-}
-
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-function isInt(schema: AnyZod): boolean {
-  return (schema as { isInt?: boolean }).isInt === true;
-}
-
-function isDateTime(schema: AnyZod): boolean {
-  return (schema as { format?: string | null }).format === 'datetime';
 }
 
 type TypeParam = ObjectRef<BuilderTypes, unknown> | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'JSON';
@@ -61,19 +21,12 @@ interface OutputType {
 }
 
 const objectTypes = new WeakMap<object, ObjectRef<BuilderTypes, unknown>>();
+/** By name too: a described copy of a named shape is the same type. */
+const objectTypesByName = new Map<string, ObjectRef<BuilderTypes, unknown>>();
 /** `<Type>Fields` fragments of every shape-built type, for the catalogue's documents. */
 const fragments = new Map<string, string>();
 
-function scalarFor(base: AnyZod): TypeParam | undefined {
-  const type = def(base).type;
-  if (type === 'string' || type === 'enum' || type === 'literal') return isDateTime(base) ? 'DateTime' : 'String';
-  if (type === 'number') return isInt(base) ? 'Int' : 'Float';
-  if (type === 'boolean') return 'Boolean';
-  if (type === 'record' || type === 'unknown' || type === 'any') return 'JSON';
-  return undefined;
-}
-
-function outputTypeOf(schema: AnyZod, nameHint: string): OutputType {
+export function outputTypeOf(schema: AnyZod, nameHint: string): OutputType {
   const { base } = unwrap(schema);
   const d = def(base);
   if (d.type === 'array') {
@@ -99,9 +52,12 @@ export function objectTypeFromZod<T = unknown>(
 ): ObjectRef<BuilderTypes, T> {
   const existing = objectTypes.get(schema);
   if (existing) return existing as unknown as ObjectRef<BuilderTypes, T>;
-  const typeName = (z.globalRegistry.get(schema)?.id as string | undefined) ?? name;
+  const typeName = idOf(schema) ?? name;
+  const named = objectTypesByName.get(typeName);
+  if (named) return named as unknown as ObjectRef<BuilderTypes, T>;
   const ref = builder.objectRef<Record<string, unknown>>(typeName);
   objectTypes.set(schema, ref as unknown as ObjectRef<BuilderTypes, unknown>);
+  objectTypesByName.set(typeName, ref as unknown as ObjectRef<BuilderTypes, unknown>);
   fragments.set(`${typeName}Fields`, fragmentFromZod(typeName, schema));
   builder.objectType(ref, {
     description: description ?? describeOf(schema) ?? `${typeName}.`,
@@ -137,23 +93,8 @@ type ArgBuilder = {
 export function argsFromZod(t: ArgBuilder, input: z.ZodObject): Record<string, never> {
   return Object.fromEntries(
     Object.entries(input.shape).map(([name, schema]) => {
-      const field = unwrap(schema as AnyZod);
-      const d = def(field.base);
-      let type: TypeParam | [TypeParam];
-      if (d.type === 'array') {
-        const item = scalarFor(unwrap(d.element as AnyZod).base) ?? 'JSON';
-        type = [item];
-      } else if (d.type === 'object') {
-        type = 'JSON';
-      } else {
-        // DateTime inputs are taken as strings so zod (not the scalar) reports a bad value with its field name.
-        const scalar = scalarFor(field.base) ?? 'JSON';
-        type = scalar === 'DateTime' ? 'String' : scalar;
-      }
-      return [
-        name,
-        t.arg({ type: type as never, required: !(field.optional || field.nullable), description: field.description }) as never,
-      ];
+      const { type, required, description } = argumentTypeOf(schema as AnyZod);
+      return [name, t.arg({ type: type as never, required, description }) as never];
     }),
   );
 }
@@ -161,15 +102,6 @@ export function argsFromZod(t: ArgBuilder, input: z.ZodObject): Record<string, n
 /** Generated fragment `…<Type>Fields` selecting every field of a shape, nested shapes included. */
 export function fragmentFromZod(typeName: string, schema: z.ZodObject): string {
   return `fragment ${typeName}Fields on ${typeName} ${selectionOf(schema)}`;
-}
-
-export function selectionOf(schema: z.ZodObject): string {
-  const parts = Object.entries(schema.shape).map(([name, fieldSchema]) => {
-    let { base } = unwrap(fieldSchema as AnyZod);
-    if (def(base).type === 'array') base = unwrap(def(base).element as AnyZod).base;
-    return def(base).type === 'object' ? `${name} ${selectionOf(base as z.ZodObject)}` : name;
-  });
-  return `{ ${parts.join(' ')} }`;
 }
 
 const SPREAD = /\.\.\.([A-Za-z0-9_]+Fields)\b/g;

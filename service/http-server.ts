@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from '../schema/error-catalogue.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-catalogue.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
-import { Meter } from '../schema/pipeline/meter.ts';
-import type { RequestContext, Surface } from '../schema/pipeline/request-context.ts';
-import type { ServiceDeps } from '../schema/pipeline/service-deps.ts';
-import type { GraphQLServer } from './graphql-server.ts';
+import { Meter } from '../core/meter.ts';
+import type { RequestContext, Surface } from '../core/request-context.ts';
+import type { ServiceDeps } from '../core/service-deps.ts';
+import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { BodyTooLargeError, readBody } from './read-body.ts';
 import { requestIdFrom } from './request-id.ts';
 

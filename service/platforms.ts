@@ -2,7 +2,7 @@ import { createForumClient } from '../adapters/forum/forum-client.ts';
 import { startForumSim, type ForumSim } from '../adapters/sim/forum/forum-sim.ts';
 import { createMicroblogClient } from '../adapters/microblog/microblog-client.ts';
 import { startMicroblogSim, type MicroblogSim } from '../adapters/sim/microblog/microblog-sim.ts';
-import type { PlatformClients } from '../schema/pipeline/service-deps.ts';
+import type { PlatformClients } from '../core/service-deps.ts';
 import type { ServiceConfig } from './config.ts';
 
 /** The upstream platform clients the resolvers use, and what must be closed on shutdown. */

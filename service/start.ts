@@ -14,18 +14,18 @@ import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
 import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
-import type { ServiceDeps } from '../schema/pipeline/service-deps.ts';
-import { createBillingGate } from './billing-gate.ts';
+import type { ServiceDeps } from '../core/service-deps.ts';
+import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
 import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
 import { ensureDemoKey } from './demo-workspace.ts';
-import { createGraphQLServer } from './graphql-server.ts';
+import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { createHttpServer } from './http-server.ts';
-import { billingOperatorRoutes } from './operator-billing-routes.ts';
-import { createOperatorApi, identityOperatorRoutes } from './operator-api.ts';
+import { billingOperatorRoutes } from '../operator-bridge/billing-routes.ts';
+import { createOperatorApi, identityOperatorRoutes } from '../operator-bridge/operator-api.ts';
 import { startPlatforms, type Platforms } from './platforms.ts';
-import { createRateGate } from './rate-gate.ts';
-import { unbilledGate } from './unbilled-gate.ts';
+import { createRateGate } from '../schema/pipeline/rate-gate.ts';
+import { unbilledGate } from '../schema/pipeline/unbilled-gate.ts';
 
 export const SERVICE_NAME = 'conversation-data-service';
 

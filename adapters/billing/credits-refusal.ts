@@ -20,6 +20,14 @@ export class CreditsRefusal extends Error {
   }
 }
 
+/** An operator action the account's state cannot allow, such as a refund above the net purchases. */
+export class CreditsConflict extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CreditsConflict';
+  }
+}
+
 export function isCreditsRefusal(error: unknown): error is CreditsRefusal {
   return error instanceof CreditsRefusal;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LedgerKind } from '../db/entities/billing-ledger-entry.ts';
 import { monthLabel, monthStart, nextMonthStart, systemClock, type Clock } from './billing-month.ts';
 import { bind, run, toInt, type BillingDb, type SqlRunner } from './billing-sql.ts';
-import { CreditsRefusal } from './credits-refusal.ts';
+import { CreditsConflict, CreditsRefusal } from './credits-refusal.ts';
 import * as sql from './credits-statements.ts';
 import { DEFAULT_TIERS, tierForNetPurchases, type Tier, type TierLimits, type TierTable } from './tiers.ts';
 
@@ -274,7 +274,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
         return rows;
       });
       if (row?.clawback === null || row?.clawback === undefined) {
-        throw new RangeError(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
+        throw new CreditsConflict(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
       }
       return requireUsage(workspaceId);
     },

@@ -1,6 +1,6 @@
 import type { ForumClient } from '../../adapters/forum/forum-client.ts';
 import { createForumLoaders, type ForumLoaders } from '../../adapters/forum/forum-loaders.ts';
-import { memoised, type RequestContext } from '../../schema/pipeline/request-context.ts';
+import { memoised, type RequestContext } from '../../core/request-context.ts';
 
 export function forumClient(ctx: RequestContext): ForumClient {
   return ctx.deps.platforms.forum;
@@ -9,11 +9,4 @@ export function forumClient(ctx: RequestContext): ForumClient {
 /** One loader set per request, so every forum field of a GraphQL document shares its batches. */
 export function forumLoaders(ctx: RequestContext): ForumLoaders {
   return memoised(ctx, 'forum-loaders', () => createForumLoaders(forumClient(ctx)));
-}
-
-/** DataLoader hands back errors in place; the first one is the call's failure. */
-export function throwFirstError<T>(results: Array<T | Error>): T[] {
-  const failure = results.find((r): r is Error => r instanceof Error);
-  if (failure) throw failure;
-  return results as T[];
 }

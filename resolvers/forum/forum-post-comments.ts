@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { CommentSort } from '../../adapters/forum/forum-client.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
-import { cursorState, readCursor, resolveCursorState, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { ForumCommentPage } from '../../schema/types/forum-resources.ts';
+import type { ForumComment } from '../../adapters/shapes/forum-shapes.ts';
+import type { Page } from '../../core/page.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { cursorPage } from '../paging.ts';
 import { forumClient } from './forum-context.ts';
 import { firstCommentPage, nextCommentPage, type CommentPagerState } from './comment-tree-pager.ts';
 
@@ -14,14 +15,12 @@ export interface PostCommentsArgs {
   cursor?: string;
 }
 
-const OPERATION = 'getForumPostComments';
-
-export async function getForumPostComments(args: PostCommentsArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumCommentPage> {
+export function getForumPostComments(args: PostCommentsArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<ForumComment>> {
   const postId = args.id.toLowerCase();
   const params = { sort: args.sort, depth: args.depth, limit: args.limit };
-  const state = await resolveCursorState(ctx, readCursor<CommentPagerState>(ctx, OPERATION, { ...args }));
   const client = forumClient(ctx);
-  const page = state ? await nextCommentPage(client, postId, params, state) : await firstCommentPage(client, postId, params);
-  ctx.meter.add(info, 'forum_comment', page.comments.length);
-  return { items: page.comments, nextCursor: page.next ? signCursor(ctx, OPERATION, { ...args }, await cursorState(ctx, page.next)) : null };
+  return cursorPage<ForumComment, CommentPagerState>(ctx, info, args, async (state) => {
+    const page = state ? await nextCommentPage(client, postId, params, state) : await firstCommentPage(client, postId, params);
+    return { items: page.comments, next: page.next };
+  });
 }

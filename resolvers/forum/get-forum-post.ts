@@ -1,6 +1,5 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { ForumPost } from '../../adapters/shapes/forum-shapes.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import type { RequestContext } from '../../core/request-context.ts';
 import { forumClient, forumLoaders } from './forum-context.ts';
 
 /**
@@ -8,9 +7,7 @@ import { forumClient, forumLoaders } from './forum-context.ts';
  * asked, because that answer says why: 404 (gone) or 403/404 with the community's reason (private, …),
  * which the client raises as not_found / not_public.
  */
-export async function getForumPost(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPost> {
+export async function getForumPost(args: { id: string }, ctx: RequestContext): Promise<ForumPost> {
   const id = args.id.toLowerCase();
-  const post = (await forumLoaders(ctx).post.load(id)) ?? (await forumClient(ctx).getCommentTree(id, { limit: 1, depth: 1 })).post;
-  ctx.meter.add(info, 'forum_post', 1);
-  return post;
+  return (await forumLoaders(ctx).post.load(id)) ?? (await forumClient(ctx).getCommentTree(id, { limit: 1, depth: 1 })).post;
 }

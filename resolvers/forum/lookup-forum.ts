@@ -1,10 +1,9 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import { subforumNotPublicReason } from '../../adapters/forum/forum-error-classifier.ts';
 import type { ForumComment, ForumPost, Subforum } from '../../adapters/shapes/forum-shapes.ts';
-import { ServiceError } from '../../schema/error-catalogue.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
-import type { ForumLookup } from '../../schema/types/forum-resources.ts';
-import { forumLoaders, throwFirstError } from './forum-context.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { splitFound } from '../bulk-lookup.ts';
+import { forumLoaders } from './forum-context.ts';
 import { parseCommentReference, parsePostReference, parseSubforumReference, type Parsed } from './forum-references.ts';
 
 export interface LookupArgs {
@@ -16,7 +15,14 @@ export interface LookupArgs {
 /** Posts and comments share the platform's 100-fullname `/api/info` call, hence one bound for both. */
 export const MAX_POSTS_AND_COMMENTS = 100;
 
-export async function lookupForum(args: LookupArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumLookup> {
+export interface ForumLookup {
+  posts: ForumPost[];
+  comments: ForumComment[];
+  subforums: Subforum[];
+  missing: string[];
+}
+
+export async function lookupForum(args: LookupArgs, ctx: RequestContext): Promise<ForumLookup> {
   const posts = args.posts ?? [];
   const comments = args.comments ?? [];
   const subforums = args.subforums ?? [];
@@ -35,22 +41,16 @@ export async function lookupForum(args: LookupArgs, ctx: RequestContext, info: G
 
   const loaders = forumLoaders(ctx);
   // Issued in the same tick: posts and comments go to the platform in one batch.
-  const [foundPosts, foundComments, foundSubforums] = await Promise.all([
-    loaders.post.loadMany(postIds).then(throwFirstError),
-    loaders.comment.loadMany(commentIds).then(throwFirstError),
-    loaders.subforum.loadMany(names).then(throwFirstError),
-  ]);
-
-  const missing: string[] = [];
-  const outPosts = keep<ForumPost>(foundPosts, postIds, (id) => missing.push(`t3_${id}`));
-  const outComments = keep<ForumComment>(foundComments, commentIds, (id) => missing.push(`t1_${id}`));
-  const readable = foundSubforums.map((sub) => (sub && subforumNotPublicReason(sub) === undefined ? sub : null));
-  const outSubforums = keep<Subforum>(readable, names, (name) => missing.push(`r/${name}`));
-
-  ctx.meter.add(info, 'forum_post', outPosts.length);
-  ctx.meter.add(info, 'forum_comment', outComments.length);
-  ctx.meter.add(info, 'subforum', outSubforums.length);
-  return { posts: outPosts, comments: outComments, subforums: outSubforums, missing };
+  const [foundPosts, foundComments, foundSubforums] = await Promise.all([loaders.post.loadMany(postIds), loaders.comment.loadMany(commentIds), loaders.subforum.loadMany(names)]);
+  const outPosts = splitFound(postIds, foundPosts);
+  const outComments = splitFound(commentIds, foundComments);
+  const outSubforums = splitFound(names, foundSubforums, (sub: Subforum) => subforumNotPublicReason(sub) === undefined);
+  return {
+    posts: outPosts.items,
+    comments: outComments.items,
+    subforums: outSubforums.items,
+    missing: [...outPosts.missing.map((id) => `t3_${id}`), ...outComments.missing.map((id) => `t1_${id}`), ...outSubforums.missing.map((name) => `r/${name}`)],
+  };
 }
 
 /** A share link is refused with its own code; any other unreadable entry is a validation error. Both name it. */
@@ -74,10 +74,4 @@ function unique(values: string[], key: (value: string) => string = (v) => v): st
     seen.add(k);
     return true;
   });
-}
-
-function keep<T>(found: Array<T | null>, asked: string[], onMissing: (asked: string) => void): T[] {
-  const out: T[] = [];
-  found.forEach((item, i) => (item ? out.push(item) : onMissing(asked[i])));
-  return out;
 }

@@ -2,11 +2,13 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { PostSearchParams } from '../../adapters/forum/forum-client.ts';
 import type { ListingPage } from '../../adapters/forum/listing-mapper.ts';
 import type { ForumPost } from '../../adapters/shapes/forum-shapes.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { ForumPostPage } from '../../schema/types/forum-resources.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import type { Page } from '../../core/page.ts';
+import { cursorPage } from '../paging.ts';
 import { forumClient } from './forum-context.ts';
 import { omitNsfw, platformSearchQuery } from './forum-search-query.ts';
+
+type ForumPostPage = Page<ForumPost> & { omittedNsfw: number | null };
 
 export interface PostSearchArgs {
   query: string;
@@ -21,37 +23,35 @@ export interface PostSearchArgs {
 
 /** Site-wide search: `/search`, with the community filter as the platform's `subreddit:` operator. */
 export function searchForumPosts(args: PostSearchArgs & { subforum?: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPostPage> {
-  return runPostSearch('searchForumPosts', args, ctx, info, (params) => forumClient(ctx).searchPosts(params), args.subforum?.replace(/^r\//, ''));
+  return runPostSearch(args, ctx, info, (params) => forumClient(ctx).searchPosts(params), args.subforum?.replace(/^r\//, ''));
 }
 
 /** In-community search: `/r/{name}/search?restrict_sr=1`; not-found and not-public come from the platform. */
 export function searchSubforumPosts(args: PostSearchArgs & { name: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ForumPostPage> {
-  return runPostSearch('searchSubforumPosts', args, ctx, info, (params) => forumClient(ctx).searchSubforumPosts(args.name, params));
+  return runPostSearch(args, ctx, info, (params) => forumClient(ctx).searchSubforumPosts(args.name, params));
 }
 
 async function runPostSearch(
-  operationId: string,
   args: PostSearchArgs,
   ctx: RequestContext,
   info: GraphQLResolveInfo,
   search: (params: PostSearchParams) => Promise<ListingPage<ForumPost>>,
   subforum?: string,
 ): Promise<ForumPostPage> {
-  const state = readCursor<{ after: string }>(ctx, operationId, { ...args });
-  const page = await search({
-    q: platformSearchQuery({ query: args.query, author: args.author?.replace(/^u\//, ''), subforum, postType: args.postType }),
-    sort: args.sort,
-    t: args.time,
-    limit: args.limit,
-    after: state?.after,
-    // Always asked with NSFW included: the service removes them itself so the omitted count is exact.
-    includeOver18: true,
+  let omitted = 0;
+  const page = await cursorPage<ForumPost, string>(ctx, info, args, async (after) => {
+    const upstream = await search({
+      q: platformSearchQuery({ query: args.query, author: args.author?.replace(/^u\//, ''), subforum, postType: args.postType }),
+      sort: args.sort,
+      t: args.time,
+      limit: args.limit,
+      after,
+      // Always asked with NSFW included: the service removes them itself so the omitted count is exact.
+      includeOver18: true,
+    });
+    const kept = omitNsfw(upstream.items, args.includeNsfw);
+    omitted = kept.omitted;
+    return { items: kept.items, next: upstream.after };
   });
-  const { items, omitted } = omitNsfw(page.items, args.includeNsfw);
-  ctx.meter.add(info, 'forum_post', items.length);
-  return {
-    items,
-    nextCursor: page.after ? signCursor(ctx, operationId, { ...args }, { after: page.after }) : null,
-    omittedNsfw: omitted > 0 ? omitted : null,
-  };
+  return { ...page, omittedNsfw: omitted > 0 ? omitted : null };
 }

@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Page } from '../../adapters/microblog/microblog-client.ts';
+import type { Page as UpstreamPage } from '../../adapters/microblog/microblog-client.ts';
 import type { MicroblogPost, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import type { Page } from '../../core/page.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { cursorPage } from '../paging.ts';
 import { resolveAccount } from './microblog-accounts.ts';
 import { microblogClient } from './microblog-context.ts';
 
@@ -19,25 +20,23 @@ type AccountArgs = { user: string; limit?: number; cursor?: string };
  * exist or is protected) and bills that profile lookup; the cursor carries the resolved account, so later pages
  * neither look it up nor bill it again.
  */
-async function accountPage<T extends MicroblogPost | MicroblogProfile>(
-  operationId: string,
+function accountPage<T>(
   args: AccountArgs,
   ctx: RequestContext,
   info: GraphQLResolveInfo,
-  unit: 'post' | 'user',
-  fetch: (userId: string, page: { cursor?: string; count?: number }) => Promise<Page<T>>,
-): Promise<{ items: T[]; nextCursor: string | null }> {
-  const state = readCursor<AccountPageState>(ctx, operationId, { ...args });
-  const userId = state ? state.u : (await resolveAccount(ctx, info, args.user, { requirePublic: true })).id;
-  const page = await fetch(userId, { cursor: state?.c, count: args.limit });
-  ctx.meter.add(info, unit, page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, operationId, { ...args }, { u: userId, c: page.next } satisfies AccountPageState) : null };
+  fetch: (userId: string, page: { cursor?: string; count?: number }) => Promise<UpstreamPage<T>>,
+): Promise<Page<T>> {
+  return cursorPage<T, AccountPageState>(ctx, info, args, async (state) => {
+    const userId = state ? state.u : (await resolveAccount(ctx, info, args.user, { requirePublic: true, billed: true })).id;
+    const page = await fetch(userId, { cursor: state?.c, count: args.limit });
+    return { items: page.items, next: page.next ? { u: userId, c: page.next } : null };
+  });
 }
 
-export const userTimelinePage = (operationId: string, kind: 'posts' | 'replies' | 'media' | 'highlights') =>
-  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo) =>
-    accountPage(operationId, args, ctx, info, 'post', (userId, page) => microblogClient(ctx).getUserTimeline(userId, kind, page));
+export const userTimelinePage = (kind: 'posts' | 'replies' | 'media' | 'highlights') =>
+  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> =>
+    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserTimeline(userId, kind, page));
 
-export const userListPage = (operationId: string, kind: 'followers' | 'following' | 'affiliates') =>
-  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo) =>
-    accountPage(operationId, args, ctx, info, 'user', (userId, page) => microblogClient(ctx).getUserList(userId, kind, page));
+export const userListPage = (kind: 'followers' | 'following' | 'affiliates') =>
+  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> =>
+    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserList(userId, kind, page));

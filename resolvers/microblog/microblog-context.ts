@@ -1,6 +1,6 @@
 import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
 import { createMicroblogLoaders, type MicroblogLoaders } from '../../adapters/microblog/microblog-loaders.ts';
-import { memoised, type RequestContext } from '../../schema/pipeline/request-context.ts';
+import { memoised, type RequestContext } from '../../core/request-context.ts';
 
 export function microblogClient(ctx: RequestContext): MicroblogClient {
   return ctx.deps.platforms.microblog;

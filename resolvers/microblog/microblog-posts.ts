@@ -1,68 +1,42 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ReplyRanking } from '../../adapters/microblog/microblog-operations.ts';
 import type { Article, EditHistory, MicroblogPost, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
-import { ServiceError } from '../../schema/error-catalogue.ts';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
+import type { Page } from '../../core/page.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { splitFound } from '../bulk-lookup.ts';
+import { cursorPage } from '../paging.ts';
 import { microblogClient, microblogLoaders, uniqueIds } from './microblog-context.ts';
 
-type PageResult<T> = { items: T[]; nextCursor: string | null };
-
-export async function getMicroblogPosts(
-  args: { ids: string },
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
-): Promise<{ items: MicroblogPost[]; notFound: string[] }> {
+export async function getMicroblogPosts(args: { ids: string }, ctx: RequestContext): Promise<{ items: MicroblogPost[]; notFound: string[] }> {
   const ids = uniqueIds(args.ids);
-  const posts = await microblogLoaders(ctx).postsById.loadMany(ids);
-  const items: MicroblogPost[] = [];
-  const notFound: string[] = [];
-  posts.forEach((post, index) => {
-    if (post instanceof Error) throw post;
-    if (post) items.push(post);
-    else notFound.push(ids[index]);
-  });
-  ctx.meter.add(info, 'post', items.length);
-  return { items, notFound };
+  const { items, missing } = splitFound(ids, await microblogLoaders(ctx).postsById.loadMany(ids));
+  return { items, notFound: missing };
 }
 
-export async function getMicroblogPost(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<MicroblogPost> {
-  const post = await microblogClient(ctx).getPost(args.id);
-  ctx.meter.add(info, 'post', 1);
-  return post;
+export function getMicroblogPost(args: { id: string }, ctx: RequestContext): Promise<MicroblogPost> {
+  return microblogClient(ctx).getPost(args.id);
 }
 
 const RANKINGS: Record<'latest' | 'relevance' | 'likes', ReplyRanking> = { latest: 'Recency', relevance: 'Relevance', likes: 'Likes' };
 
-export async function getMicroblogReplies(
+export function getMicroblogReplies(
   args: { id: string; sort: 'latest' | 'relevance' | 'likes'; cursor?: string },
   ctx: RequestContext,
   info: GraphQLResolveInfo,
-): Promise<PageResult<MicroblogPost>> {
-  const state = readCursor<{ c: string }>(ctx, 'getMicroblogReplies', { ...args });
-  const page = await microblogClient(ctx).getReplies(args.id, { cursor: state?.c, rankingMode: RANKINGS[args.sort] });
-  ctx.meter.add(info, 'post', page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, 'getMicroblogReplies', { ...args }, { c: page.next }) : null };
+): Promise<Page<MicroblogPost>> {
+  return cursorPage<MicroblogPost, string>(ctx, info, args, (cursor) => microblogClient(ctx).getReplies(args.id, { cursor, rankingMode: RANKINGS[args.sort] }));
 }
 
-export async function getMicroblogThread(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<MicroblogPost[]> {
-  const thread = await microblogClient(ctx).getThread(args.id);
-  ctx.meter.add(info, 'post', thread.length);
-  return thread;
+export function getMicroblogThread(args: { id: string }, ctx: RequestContext): Promise<MicroblogPost[]> {
+  return microblogClient(ctx).getThread(args.id);
 }
 
-export async function getMicroblogReposters(
-  args: { id: string; limit: number; cursor?: string },
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
-): Promise<PageResult<MicroblogProfile>> {
-  const state = readCursor<{ c: string }>(ctx, 'getMicroblogReposters', { ...args });
-  const page = await microblogClient(ctx).getReposters(args.id, { count: args.limit, cursor: state?.c });
-  ctx.meter.add(info, 'user', page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, 'getMicroblogReposters', { ...args }, { c: page.next }) : null };
+export function getMicroblogReposters(args: { id: string; limit: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> {
+  return cursorPage<MicroblogProfile, string>(ctx, info, args, (cursor) => microblogClient(ctx).getReposters(args.id, { count: args.limit, cursor }));
 }
 
-export async function getMicroblogArticle(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Article> {
+export async function getMicroblogArticle(args: { id: string }, ctx: RequestContext): Promise<Article> {
   const article = await microblogClient(ctx).getArticle(args.id);
   if (!article) {
     throw new ServiceError('not_found', {
@@ -70,23 +44,13 @@ export async function getMicroblogArticle(args: { id: string }, ctx: RequestCont
       details: { platform: 'microblog', reason: 'no_article' },
     });
   }
-  ctx.meter.add(info, 'post', 1);
   return article;
 }
 
-export async function getMicroblogQuotes(
-  args: { id: string; limit: number; cursor?: string },
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
-): Promise<PageResult<MicroblogPost>> {
-  const state = readCursor<{ c: string }>(ctx, 'getMicroblogQuotes', { ...args });
-  const page = await microblogClient(ctx).getQuotes(args.id, { count: args.limit, cursor: state?.c });
-  ctx.meter.add(info, 'post', page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, 'getMicroblogQuotes', { ...args }, { c: page.next }) : null };
+export function getMicroblogQuotes(args: { id: string; limit: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> {
+  return cursorPage<MicroblogPost, string>(ctx, info, args, (cursor) => microblogClient(ctx).getQuotes(args.id, { count: args.limit, cursor }));
 }
 
-export async function getMicroblogPostEdits(args: { id: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<EditHistory> {
-  const history = await microblogClient(ctx).getEditHistory(args.id);
-  ctx.meter.add(info, 'post', history.versions.length);
-  return history;
+export function getMicroblogPostEdits(args: { id: string }, ctx: RequestContext): Promise<EditHistory> {
+  return microblogClient(ctx).getEditHistory(args.id);
 }

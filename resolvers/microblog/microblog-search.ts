@@ -1,9 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { buildSearchQuery, SearchFilterError, type PostSearchFilters } from '../../adapters/microblog/microblog-search-builder.ts';
 import type { MicroblogPost } from '../../adapters/shapes/microblog-shapes.ts';
-import { ServiceError } from '../../schema/error-catalogue.ts';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
+import type { Page } from '../../core/page.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { cursorPage } from '../paging.ts';
 import { microblogClient } from './microblog-context.ts';
 
 export type PostSearchArgs = Omit<PostSearchFilters, 'text'> & {
@@ -26,14 +27,9 @@ function rawQueryOf(args: PostSearchArgs): string {
   }
 }
 
-export async function searchMicroblogPosts(
-  args: PostSearchArgs,
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
-): Promise<{ items: MicroblogPost[]; nextCursor: string | null }> {
+export function searchMicroblogPosts(args: PostSearchArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> {
   const rawQuery = rawQueryOf(args);
-  const state = readCursor<{ c: string }>(ctx, 'searchMicroblogPosts', { ...args });
-  const page = await microblogClient(ctx).searchPosts(rawQuery, args.sort === 'top' ? 'Top' : 'Latest', { count: args.limit, cursor: state?.c });
-  ctx.meter.add(info, 'post', page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, 'searchMicroblogPosts', { ...args }, { c: page.next }) : null };
+  return cursorPage<MicroblogPost, string>(ctx, info, args, (cursor) =>
+    microblogClient(ctx).searchPosts(rawQuery, args.sort === 'top' ? 'Top' : 'Latest', { count: args.limit, cursor }),
+  );
 }

@@ -1,7 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { MicroblogPostBase, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
-import { readCursor, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import { itemsIn } from '../../core/meter.ts';
+import type { Page } from '../../core/page.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { cursorPage } from '../paging.ts';
 import { protectedAccount } from './microblog-accounts.ts';
 import { microblogClient, microblogLoaders } from './microblog-context.ts';
 
@@ -12,22 +14,15 @@ import { microblogClient, microblogLoaders } from './microblog-context.ts';
  */
 export async function authorProfile(post: MicroblogPostBase, ctx: RequestContext, info: GraphQLResolveInfo): Promise<MicroblogProfile | null> {
   const profile = await microblogLoaders(ctx).usersById.load(post.author.id);
-  if (profile) ctx.meter.add(info, 'profile', 1);
+  ctx.meter.add(info, 'profile', itemsIn(profile));
   return profile;
 }
 
-const FOLLOWERS_WALK = 'MicroblogProfile.followers';
-
-export async function profileFollowers(
-  profile: MicroblogProfile,
-  args: { cursor?: string | null },
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
-): Promise<{ items: MicroblogProfile[]; nextCursor: string | null }> {
+export async function profileFollowers(profile: MicroblogProfile, args: { cursor?: string | null }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> {
   if (profile.protected) throw protectedAccount(profile);
-  const params = { user: profile.id, cursor: args.cursor ?? undefined };
-  const state = readCursor<{ c: string }>(ctx, FOLLOWERS_WALK, params);
-  const page = await microblogClient(ctx).getUserList(profile.id, 'followers', { cursor: state?.c });
+  const page = await cursorPage<MicroblogProfile, string>(ctx, info, { user: profile.id, cursor: args.cursor ?? undefined }, (cursor) =>
+    microblogClient(ctx).getUserList(profile.id, 'followers', { cursor }),
+  );
   ctx.meter.add(info, 'user', page.items.length);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, FOLLOWERS_WALK, params, { c: page.next }) : null };
+  return page;
 }

@@ -2,18 +2,22 @@ import { z } from 'zod';
 import { ForumCommentShape, ForumPostShape } from '../../adapters/shapes/forum-shapes.ts';
 import { defineOperation } from './operation.ts';
 import { CURSOR, POST_ID } from './forum-inputs.ts';
+import { page } from './payload.ts';
+import { getForumPost as getPost } from '../../resolvers/forum/get-forum-post.ts';
+import { getForumPostComments as getComments } from '../../resolvers/forum/forum-post-comments.ts';
 
 export const getForumPost = defineOperation({
   operationId: 'getForumPost',
   description: 'One public forum post in its current state, including lock, archive and removal (`removedByCategory`).',
-  graphql: { kind: 'query', field: 'forumPost', document: 'query getForumPost($id: String!) { forumPost(id: $id) { ...ForumPostFields } }' },
+  graphql: { kind: 'query', field: 'forumPost' },
   rest: { method: 'GET', path: '/v1/forum/posts/:id' },
   tool: 'get_forum_post',
   authentication: 'key',
   scopes: ['read:forum'],
-  billing: { minimumCredits: 1, units: ['forum_post'], rateLimitWeight: 1, maxUnits: { forum_post: 1 } },
+  billing: { minimumCredits: 1, returns: { forum_post: 'data' }, rateLimitWeight: 1, maxUnits: { forum_post: 1 } },
   input: z.object({ id: POST_ID }),
   output: ForumPostShape,
+  resolve: getPost,
   tag: 'Forum',
   example: { id: '1a00005' },
 });
@@ -22,17 +26,12 @@ export const getForumPostComments = defineOperation({
   operationId: 'getForumPostComments',
   description:
     "A post's comment tree, page by page: a flat list where every comment follows its parent (`parentId` is `t3_<post>` for top-level comments, `t1_<comment>` for replies) and siblings keep the chosen sort; the platform's `more` stubs are expanded as pages advance.",
-  graphql: {
-    kind: 'query',
-    field: 'forumPostComments',
-    document:
-      'query getForumPostComments($id: String!, $sort: String, $depth: Int, $limit: Int, $cursor: String) { forumPostComments(id: $id, sort: $sort, depth: $depth, limit: $limit, cursor: $cursor) { items { ...ForumCommentFields } nextCursor } }',
-  },
+  graphql: { kind: 'query', field: 'forumPostComments' },
   rest: { method: 'GET', path: '/v1/forum/posts/:id/comments' },
   tool: 'get_forum_post_comments',
   authentication: 'key',
   scopes: ['read:forum'],
-  billing: { minimumCredits: 1, units: ['forum_comment'], rateLimitWeight: 2, maxUnits: { forum_comment: 100 } },
+  billing: { minimumCredits: 1, returns: { forum_comment: 'data' }, rateLimitWeight: 2, maxUnits: { forum_comment: 100 } },
   input: z.object({
     id: POST_ID,
     sort: z
@@ -44,7 +43,8 @@ export const getForumPostComments = defineOperation({
     cursor: CURSOR,
   }),
   output: z.array(ForumCommentShape),
-  result: { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] },
+  result: page(),
+  resolve: getComments,
   paginated: true,
   tag: 'Forum',
   example: { id: '1a0000c' },

@@ -1,23 +1,19 @@
 import { z } from 'zod';
 import { ForumPostShape, SubforumShape } from '../../adapters/shapes/forum-shapes.ts';
 import { defineOperation } from './operation.ts';
+import { OMITTED_NSFW, page } from './payload.ts';
+import { searchForumPosts as searchPosts, searchSubforumPosts as searchInSubforum } from '../../resolvers/forum/search-forum-posts.ts';
+import { searchSubforums as searchCommunities } from '../../resolvers/forum/search-subforums.ts';
 import { CURSOR, INCLUDE_NSFW, PAGE_LIMIT, POST_SEARCH_FILTERS, QUERY, SUBFORUM_NAME, SUBFORUM_NAME_PATTERN } from './forum-inputs.ts';
 
-const POST_PAGE_RESULT = { dataField: 'items', meta: ['nextCursor', 'omittedNsfw'], metaAlways: ['nextCursor'] } as const;
-const POST_SEARCH_BILLING = { minimumCredits: 1, units: ['forum_post'], rateLimitWeight: 2, maxUnits: { forum_post: 100 } } as const;
-
-const FILTER_VARIABLES = '$query: String!, $author: String, $postType: String, $sort: String, $time: String, $includeNsfw: Boolean, $limit: Int, $cursor: String';
-const FILTER_ARGUMENTS = 'query: $query, author: $author, postType: $postType, sort: $sort, time: $time, includeNsfw: $includeNsfw, limit: $limit, cursor: $cursor';
+const POST_PAGE_RESULT = page({ omittedNsfw: OMITTED_NSFW });
+const POST_SEARCH_BILLING = { minimumCredits: 1, returns: { forum_post: 'data' }, rateLimitWeight: 2, maxUnits: { forum_post: 100 } } as const;
 
 export const searchForumPosts = defineOperation({
   operationId: 'searchForumPosts',
   description:
     'Site-wide post search with filters (community, author, text or link posts, sort, time window, NSFW). Removed posts and posts of communities that are not publicly readable never appear.',
-  graphql: {
-    kind: 'query',
-    field: 'searchForumPosts',
-    document: `query searchForumPosts(${FILTER_VARIABLES}, $subforum: String) { searchForumPosts(${FILTER_ARGUMENTS}, subforum: $subforum) { items { ...ForumPostFields } nextCursor omittedNsfw } }`,
-  },
+  graphql: { kind: 'query', field: 'searchForumPosts' },
   rest: { method: 'POST', path: '/v1/forum/search' },
   tool: 'search_forum_posts',
   authentication: 'key',
@@ -33,6 +29,7 @@ export const searchForumPosts = defineOperation({
   }),
   output: z.array(ForumPostShape),
   result: POST_PAGE_RESULT,
+  resolve: searchPosts,
   paginated: true,
   tag: 'Forum',
   example: { query: 'forum' },
@@ -42,11 +39,7 @@ export const searchSubforumPosts = defineOperation({
   operationId: 'searchSubforumPosts',
   description:
     'Post search inside one community, with the same filters as site search. 404 for a nonexistent community; 404 with `details.reason` for one that is not publicly readable.',
-  graphql: {
-    kind: 'query',
-    field: 'searchSubforumPosts',
-    document: `query searchSubforumPosts($name: String!, ${FILTER_VARIABLES}) { searchSubforumPosts(name: $name, ${FILTER_ARGUMENTS}) { items { ...ForumPostFields } nextCursor omittedNsfw } }`,
-  },
+  graphql: { kind: 'query', field: 'searchSubforumPosts' },
   rest: { method: 'POST', path: '/v1/forum/subforums/:name/search' },
   tool: 'search_subforum_posts',
   authentication: 'key',
@@ -55,6 +48,7 @@ export const searchSubforumPosts = defineOperation({
   input: z.object({ name: SUBFORUM_NAME, ...POST_SEARCH_FILTERS }),
   output: z.array(ForumPostShape),
   result: POST_PAGE_RESULT,
+  resolve: searchInSubforum,
   paginated: true,
   tag: 'Forum',
   example: { name: 'AskForum', query: 'river' },
@@ -64,17 +58,12 @@ export const searchSubforums = defineOperation({
   operationId: 'searchSubforums',
   description:
     'Find communities by name or description. NSFW communities are removed unless `includeNsfw` is true and counted in `meta.omittedNsfw`; a page can be short or empty with a non-null `nextCursor`.',
-  graphql: {
-    kind: 'query',
-    field: 'searchSubforums',
-    document:
-      'query searchSubforums($query: String!, $sort: String, $includeNsfw: Boolean, $limit: Int, $cursor: String) { searchSubforums(query: $query, sort: $sort, includeNsfw: $includeNsfw, limit: $limit, cursor: $cursor) { items { ...SubforumFields } nextCursor omittedNsfw } }',
-  },
+  graphql: { kind: 'query', field: 'searchSubforums' },
   rest: { method: 'POST', path: '/v1/forum/search/subforums' },
   tool: 'search_subforums',
   authentication: 'key',
   scopes: ['read:forum'],
-  billing: { minimumCredits: 1, units: ['subforum'], rateLimitWeight: 2, maxUnits: { subforum: 100 } },
+  billing: { minimumCredits: 1, returns: { subforum: 'data' }, rateLimitWeight: 2, maxUnits: { subforum: 100 } },
   input: z.object({
     query: QUERY,
     sort: z.enum(['relevance', 'activity']).default('relevance').describe('`activity` favours currently busy communities.'),
@@ -83,7 +72,8 @@ export const searchSubforums = defineOperation({
     cursor: CURSOR,
   }),
   output: z.array(SubforumShape),
-  result: { dataField: 'items', meta: ['nextCursor', 'omittedNsfw'], metaAlways: ['nextCursor'] },
+  result: page({ omittedNsfw: OMITTED_NSFW }),
+  resolve: searchCommunities,
   paginated: true,
   tag: 'Forum',
   example: { query: 'programming' },

@@ -2,21 +2,23 @@ import { z } from 'zod';
 import { MicroblogListShape, MicroblogPostShape, MicroblogProfileShape, MicroblogSpaceShape } from '../../adapters/shapes/microblog-shapes.ts';
 import { CURSOR, limit, LIST_ID, SPACE_ID } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
+import { page } from './payload.ts';
+import * as lists from '../../resolvers/microblog/microblog-lists.ts';
 
 const READ = ['read:microblog'] as const;
-const page = { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] } as const;
 
 export const getMicroblogList = defineOperation({
   operationId: 'getMicroblogList',
   description: 'One public List. 404 when the List does not exist or is private.',
-  graphql: { kind: 'query', field: 'microblogList', document: 'query getMicroblogList($id: String!) { microblogList(id: $id) { ...MicroblogListFields } }' },
+  graphql: { kind: 'query', field: 'microblogList' },
   rest: { method: 'GET', path: '/v1/microblog/lists/:id' },
   tool: 'get_microblog_list',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['list'], rateLimitWeight: 1, maxUnits: { list: 1 } },
+  billing: { minimumCredits: 1, returns: { list: 'data' }, rateLimitWeight: 1, maxUnits: { list: 1 } },
   input: z.object({ id: LIST_ID }),
   output: MicroblogListShape,
+  resolve: lists.getMicroblogList,
   tag: 'Microblog',
   example: { id: '1500000000000000001' },
 });
@@ -24,20 +26,16 @@ export const getMicroblogList = defineOperation({
 export const getMicroblogListMembers = defineOperation({
   operationId: 'getMicroblogListMembers',
   description: "Accounts in a List, in the platform's order. 404 when the List does not exist or is private.",
-  graphql: {
-    kind: 'query',
-    field: 'microblogListMembers',
-    document:
-      'query getMicroblogListMembers($id: String!, $limit: Int, $cursor: String) { microblogListMembers(id: $id, limit: $limit, cursor: $cursor) { items { ...MicroblogProfileFields } nextCursor } }',
-  },
+  graphql: { kind: 'query', field: 'microblogListMembers' },
   rest: { method: 'GET', path: '/v1/microblog/lists/:id/members' },
   tool: 'get_microblog_list_members',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['user'], rateLimitWeight: 3, maxUnits: { user: 100 } },
+  billing: { minimumCredits: 1, returns: { user: 'data' }, rateLimitWeight: 3, maxUnits: { user: 100 } },
   input: z.object({ id: LIST_ID, limit: limit(100), cursor: CURSOR }),
   output: z.array(MicroblogProfileShape),
-  result: page,
+  result: page(),
+  resolve: lists.getMicroblogListMembers,
   paginated: true,
   tag: 'Microblog',
   example: { id: '1500000000000000001' },
@@ -46,20 +44,16 @@ export const getMicroblogListMembers = defineOperation({
 export const getMicroblogListPosts = defineOperation({
   operationId: 'getMicroblogListPosts',
   description: "Posts by a List's members, newest first. 404 when the List does not exist or is private.",
-  graphql: {
-    kind: 'query',
-    field: 'microblogListPosts',
-    document:
-      'query getMicroblogListPosts($id: String!, $limit: Int, $cursor: String) { microblogListPosts(id: $id, limit: $limit, cursor: $cursor) { items { ...MicroblogPostFields } nextCursor } }',
-  },
+  graphql: { kind: 'query', field: 'microblogListPosts' },
   rest: { method: 'GET', path: '/v1/microblog/lists/:id/posts' },
   tool: 'get_microblog_list_posts',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['post'], rateLimitWeight: 2, maxUnits: { post: 100 } },
+  billing: { minimumCredits: 1, returns: { post: 'data' }, rateLimitWeight: 2, maxUnits: { post: 100 } },
   input: z.object({ id: LIST_ID, limit: limit(100), cursor: CURSOR }),
   output: z.array(MicroblogPostShape),
-  result: page,
+  result: page(),
+  resolve: lists.getMicroblogListPosts,
   paginated: true,
   tag: 'Microblog',
   example: { id: '1500000000000000001' },
@@ -69,14 +63,15 @@ export const getMicroblogSpace = defineOperation({
   operationId: 'getMicroblogSpace',
   description:
     'One Space: state (`NotStarted` for scheduled, `Running`, `Ended`, `Canceled`, …), title, hosts and speakers, participant count, scheduled/started/ended times. 404 when it does not exist.',
-  graphql: { kind: 'query', field: 'microblogSpace', document: 'query getMicroblogSpace($id: String!) { microblogSpace(id: $id) { ...MicroblogSpaceFields } }' },
+  graphql: { kind: 'query', field: 'microblogSpace' },
   rest: { method: 'GET', path: '/v1/microblog/spaces/:id' },
   tool: 'get_microblog_space',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['space'], rateLimitWeight: 1, maxUnits: { space: 1 } },
+  billing: { minimumCredits: 1, returns: { space: 'data' }, rateLimitWeight: 1, maxUnits: { space: 1 } },
   input: z.object({ id: SPACE_ID }),
   output: MicroblogSpaceShape,
+  resolve: lists.getMicroblogSpace,
   tag: 'Microblog',
   example: { id: '1vOxwjaWEbdJB' },
 });

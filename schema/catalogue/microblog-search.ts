@@ -3,6 +3,8 @@ import { SEARCH_PATTERNS } from '../../adapters/microblog/microblog-search-build
 import { MicroblogPostShape } from '../../adapters/shapes/microblog-shapes.ts';
 import { CURSOR, limit } from './microblog-inputs.ts';
 import { defineOperation } from './operation.ts';
+import { page } from './payload.ts';
+import { searchMicroblogPosts as searchPosts } from '../../resolvers/microblog/microblog-search.ts';
 
 const USERNAMES = (what: string) =>
   z
@@ -20,17 +22,12 @@ export const searchMicroblogPosts = defineOperation({
   operationId: 'searchMicroblogPosts',
   description:
     "Post search with composable filters: free text plus structured filters that all combine with AND. Each filter is validated and written as the platform's own operator; free text cannot inject operators. At least `query` or one filter is required.",
-  graphql: {
-    kind: 'query',
-    field: 'microblogPostSearch',
-    document:
-      'query searchMicroblogPosts($query: String, $from: [String!], $to: [String!], $mentions: [String!], $hashtags: [String!], $lang: String, $since: String, $until: String, $minLikes: Int, $minReposts: Int, $minReplies: Int, $hasMedia: Boolean, $hasImages: Boolean, $hasVideos: Boolean, $hasLinks: Boolean, $replies: String, $quotes: String, $reposts: String, $verifiedOnly: Boolean, $sort: String, $limit: Int, $cursor: String) { microblogPostSearch(query: $query, from: $from, to: $to, mentions: $mentions, hashtags: $hashtags, lang: $lang, since: $since, until: $until, minLikes: $minLikes, minReposts: $minReposts, minReplies: $minReplies, hasMedia: $hasMedia, hasImages: $hasImages, hasVideos: $hasVideos, hasLinks: $hasLinks, replies: $replies, quotes: $quotes, reposts: $reposts, verifiedOnly: $verifiedOnly, sort: $sort, limit: $limit, cursor: $cursor) { items { ...MicroblogPostFields } nextCursor } }',
-  },
+  graphql: { kind: 'query', field: 'microblogPostSearch' },
   rest: { method: 'POST', path: '/v1/microblog/search' },
   tool: 'search_microblog_posts',
   authentication: 'key',
   scopes: ['read:microblog'],
-  billing: { minimumCredits: 1, units: ['post'], rateLimitWeight: 2, maxUnits: { post: 100 } },
+  billing: { minimumCredits: 1, returns: { post: 'data' }, rateLimitWeight: 2, maxUnits: { post: 100 } },
   input: z.object({
     query: z.string().min(1).max(500).optional().describe('Free text, 1 to 500 characters; words that look like operators are searched as words.'),
     from: USERNAMES('Posts by any of these accounts.'),
@@ -64,7 +61,8 @@ export const searchMicroblogPosts = defineOperation({
     cursor: CURSOR,
   }),
   output: z.array(MicroblogPostShape),
-  result: { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] },
+  result: page(),
+  resolve: searchPosts,
   paginated: true,
   tag: 'Microblog',
   example: { query: 'api', from: ['simdevs'] },

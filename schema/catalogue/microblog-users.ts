@@ -1,33 +1,33 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
+import type { RequestContext } from '../../core/request-context.ts';
 import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
 import { CURSOR, IDS, limit, USER_REF } from './microblog-inputs.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, type Resolve } from './operation.ts';
+import { LOOKUP, page } from './payload.ts';
+import * as users from '../../resolvers/microblog/microblog-users.ts';
+import { userListPage, userTimelinePage } from '../../resolvers/microblog/microblog-account-pages.ts';
 
 const READ = ['read:microblog'] as const;
-const page = { dataField: 'items', meta: ['nextCursor'], metaAlways: ['nextCursor'] } as const;
 
 export const searchMicroblogUsers = defineOperation({
   operationId: 'searchMicroblogUsers',
   description: "Find accounts by name, username or bio, ranked by the platform's people search.",
-  graphql: {
-    kind: 'query',
-    field: 'microblogUserSearch',
-    document:
-      'query searchMicroblogUsers($query: String!, $limit: Int, $cursor: String) { microblogUserSearch(query: $query, limit: $limit, cursor: $cursor) { items { ...MicroblogProfileFields } nextCursor } }',
-  },
+  graphql: { kind: 'query', field: 'microblogUserSearch' },
   rest: { method: 'POST', path: '/v1/microblog/users/search' },
   tool: 'search_microblog_users',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['user'], rateLimitWeight: 2, maxUnits: { user: 20 } },
+  billing: { minimumCredits: 1, returns: { user: 'data' }, rateLimitWeight: 2, maxUnits: { user: 20 } },
   input: z.object({
     query: z.string().min(1).max(100).describe('Name, username or bio words, 1 to 100 characters.'),
     limit: limit(20),
     cursor: CURSOR,
   }),
   output: z.array(MicroblogProfileShape),
-  result: page,
+  result: page(),
   paginated: true,
+  resolve: users.searchMicroblogUsers,
   tag: 'Microblog',
   example: { query: 'alice' },
 });
@@ -35,14 +35,15 @@ export const searchMicroblogUsers = defineOperation({
 export const getMicroblogUser = defineOperation({
   operationId: 'getMicroblogUser',
   description: "One account's profile. A protected account's profile is returned (`protected` says so); a suspended or nonexistent one is 404.",
-  graphql: { kind: 'query', field: 'microblogUser', document: 'query getMicroblogUser($user: String!) { microblogUser(user: $user) { ...MicroblogProfileFields } }' },
+  graphql: { kind: 'query', field: 'microblogUser' },
   rest: { method: 'GET', path: '/v1/microblog/users/:user' },
   tool: 'get_microblog_user',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 1, maxUnits: { profile: 1 } },
+  billing: { minimumCredits: 1, returns: { profile: 'data' }, rateLimitWeight: 1, maxUnits: { profile: 1 } },
   input: z.object({ user: USER_REF }),
   output: MicroblogProfileShape,
+  resolve: users.getMicroblogUser,
   tag: 'Microblog',
   example: { user: 'simdevs' },
 });
@@ -51,19 +52,16 @@ export const getMicroblogUsers = defineOperation({
   operationId: 'getMicroblogUsers',
   description:
     'Up to 100 profiles by id, in request order (duplicates ignored). Ids that came back empty (suspended, deactivated, deleted, protected, withheld or never existed) are listed in `meta.notFound` and not billed.',
-  graphql: {
-    kind: 'query',
-    field: 'microblogUsers',
-    document: 'query getMicroblogUsers($ids: String!) { microblogUsers(ids: $ids) { items { ...MicroblogProfileFields } notFound } }',
-  },
+  graphql: { kind: 'query', field: 'microblogUsers' },
   rest: { method: 'GET', path: '/v1/microblog/users' },
   tool: 'get_microblog_users',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 2, maxUnits: { profile: 100 } },
+  billing: { minimumCredits: 1, returns: { profile: 'data' }, rateLimitWeight: 2, maxUnits: { profile: 100 } },
   input: z.object({ ids: IDS }),
   output: z.array(MicroblogProfileShape),
-  result: { dataField: 'items', meta: ['notFound'], metaAlways: ['notFound'] },
+  result: LOOKUP,
+  resolve: users.getMicroblogUsers,
   tag: 'Microblog',
   example: { ids: '1500000001,1500000002' },
 });
@@ -72,14 +70,15 @@ export const getMicroblogUserAbout = defineOperation({
   operationId: 'getMicroblogUserAbout',
   description:
     'About-this-account details. 404 when the account does not exist or is protected. Billed as one profile, plus one more when `{user}` is a numeric id.',
-  graphql: { kind: 'query', field: 'microblogUserAbout', document: 'query getMicroblogUserAbout($user: String!) { microblogUserAbout(user: $user) { ...AboutDetailsFields } }' },
+  graphql: { kind: 'query', field: 'microblogUserAbout' },
   rest: { method: 'GET', path: '/v1/microblog/users/:user/about' },
   tool: 'get_microblog_user_about',
   authentication: 'key',
   scopes: READ,
-  billing: { minimumCredits: 1, units: ['profile'], rateLimitWeight: 1, maxUnits: { profile: 2 } },
+  billing: { minimumCredits: 1, lookup: { unit: 'profile', when: 'numeric_user' }, returns: { profile: 'data' }, rateLimitWeight: 1, maxUnits: { profile: 2 } },
   input: z.object({ user: USER_REF }),
   output: AboutDetailsShape,
+  resolve: users.getMicroblogUserAbout,
   tag: 'Microblog',
   example: { user: 'simdevs' },
 });
@@ -96,32 +95,28 @@ function accountPage<const Unit extends 'post' | 'user'>(spec: {
   /** Page size bound; null when the platform chooses it (followers, following). */
   max: number | null;
   example: string;
+  resolve: (args: { user: string; limit?: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo) => unknown;
 }) {
-  const fragment = spec.unit === 'post' ? 'MicroblogPostFields' : 'MicroblogProfileFields';
   const withLimit = spec.max !== null;
   return defineOperation({
     operationId: spec.operationId,
     description: spec.description,
-    graphql: {
-      kind: 'query',
-      field: spec.field,
-      document: withLimit
-        ? `query ${spec.operationId}($user: String!, $limit: Int, $cursor: String) { ${spec.field}(user: $user, limit: $limit, cursor: $cursor) { items { ...${fragment} } nextCursor } }`
-        : `query ${spec.operationId}($user: String!, $cursor: String) { ${spec.field}(user: $user, cursor: $cursor) { items { ...${fragment} } nextCursor } }`,
-    },
+    graphql: { kind: 'query', field: spec.field },
     rest: { method: 'GET', path: spec.path },
     tool: spec.tool,
     authentication: 'key',
     scopes: READ,
     billing: {
       minimumCredits: 1,
-      units: ['profile', spec.unit],
+      lookup: { unit: 'profile', when: 'first_page' },
+      returns: { [spec.unit]: 'data' },
       rateLimitWeight: spec.weight,
       maxUnits: { profile: 1, [spec.unit]: spec.max ?? 100 },
     },
     input: withLimit ? z.object({ user: USER_REF, limit: limit(spec.max!), cursor: CURSOR }) : z.object({ user: USER_REF, cursor: CURSOR }),
     output: z.array(spec.unit === 'post' ? MicroblogPostShape : MicroblogProfileShape),
-    result: page,
+    result: page(),
+    resolve: spec.resolve as Resolve<z.ZodObject>,
     paginated: true,
     tag: 'Microblog',
     example: { user: spec.example },
@@ -130,6 +125,7 @@ function accountPage<const Unit extends 'post' | 'user'>(spec: {
 
 export const getMicroblogUserHighlights = accountPage({
   operationId: 'getMicroblogUserHighlights',
+  resolve: userTimelinePage('highlights'),
   field: 'microblogUserHighlights',
   path: '/v1/microblog/users/:user/highlights',
   tool: 'get_microblog_user_highlights',
@@ -143,6 +139,7 @@ export const getMicroblogUserHighlights = accountPage({
 
 export const getMicroblogUserAffiliates = accountPage({
   operationId: 'getMicroblogUserAffiliates',
+  resolve: userListPage('affiliates'),
   field: 'microblogUserAffiliates',
   path: '/v1/microblog/users/:user/affiliates',
   tool: 'get_microblog_user_affiliates',
@@ -156,6 +153,7 @@ export const getMicroblogUserAffiliates = accountPage({
 
 export const getMicroblogUserFollowers = accountPage({
   operationId: 'getMicroblogUserFollowers',
+  resolve: userListPage('followers'),
   field: 'microblogUserFollowers',
   path: '/v1/microblog/users/:user/followers',
   tool: 'get_microblog_user_followers',
@@ -169,6 +167,7 @@ export const getMicroblogUserFollowers = accountPage({
 
 export const getMicroblogUserFollowing = accountPage({
   operationId: 'getMicroblogUserFollowing',
+  resolve: userListPage('following'),
   field: 'microblogUserFollowing',
   path: '/v1/microblog/users/:user/following',
   tool: 'get_microblog_user_following',
@@ -182,6 +181,7 @@ export const getMicroblogUserFollowing = accountPage({
 
 export const getMicroblogUserPosts = accountPage({
   operationId: 'getMicroblogUserPosts',
+  resolve: userTimelinePage('posts'),
   field: 'microblogUserPosts',
   path: '/v1/microblog/users/:user/posts',
   tool: 'get_microblog_user_posts',
@@ -195,6 +195,7 @@ export const getMicroblogUserPosts = accountPage({
 
 export const getMicroblogUserPostsAndReplies = accountPage({
   operationId: 'getMicroblogUserPostsAndReplies',
+  resolve: userTimelinePage('replies'),
   field: 'microblogUserPostsAndReplies',
   path: '/v1/microblog/users/:user/posts-and-replies',
   tool: 'get_microblog_user_posts_and_replies',
@@ -208,6 +209,7 @@ export const getMicroblogUserPostsAndReplies = accountPage({
 
 export const getMicroblogUserMedia = accountPage({
   operationId: 'getMicroblogUserMedia',
+  resolve: userTimelinePage('media'),
   field: 'microblogUserMedia',
   path: '/v1/microblog/users/:user/media',
   tool: 'get_microblog_user_media',

@@ -1,4 +1,12 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { z } from 'zod';
+import type { BillingUnit } from '../../core/billing-units.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { documentFor } from './graphql-document.ts';
+import { payloadOf, type ResultMapping } from './payload.ts';
+
+export type { BillingUnit } from '../../core/billing-units.ts';
+export type { ResultMapping } from './payload.ts';
 
 /** Scopes of the spec. Implication (read:social ⇒ read:<platform>, *:write ⇒ *:read) is resolved by the identity layer. */
 export type Scope =
@@ -15,7 +23,7 @@ export type Scope =
  * Billable units and their prices in credits. Prices are per unit type, so nested GraphQL walks that
  * return, say, a profile inside a post are priced the same way as the operation that returns profiles.
  */
-export const UNIT_PRICES = {
+export const UNIT_PRICES: Record<BillingUnit, number> = {
   forum_post: 3,
   forum_comment: 3,
   subforum: 1,
@@ -24,17 +32,36 @@ export const UNIT_PRICES = {
   user: 1,
   list: 2,
   space: 1,
-} as const;
+};
 
-export type BillingUnit = keyof typeof UNIT_PRICES;
+/** Credits for a set of counted units. */
+export function priceOf(units: ReadonlyMap<BillingUnit, number> | Partial<Record<BillingUnit, number>>): number {
+  const entries = units instanceof Map ? [...units] : Object.entries(units);
+  return entries.reduce((sum, [unit, count]) => sum + UNIT_PRICES[unit as BillingUnit] * (count ?? 0), 0);
+}
 
-export interface Billing {
+/**
+ * Where a returned unit is counted: `data` counts each item of the operation's data (each element of a list, one
+ * for an object), any other name each element of that member of the data.
+ */
+export type UnitSource = 'data' | (string & {});
+
+/** A unit billed for a lookup the operation makes before it can answer: resolving `{user}` to an account. */
+export interface LookupBilling {
+  unit: BillingUnit;
+  /** `first_page`: on every first page (the cursor carries the result); `numeric_user`: when `{user}` is an id. */
+  when: 'first_page' | 'numeric_user';
+}
+
+export interface BillingInput {
   /** Charged on every successful call, even when nothing matched. 0 for free operations. */
   minimumCredits: number;
-  /** Units this operation may return; empty for free operations. */
-  units: readonly BillingUnit[];
   /** Requests counted against the per-minute rate limit. */
   rateLimitWeight: number;
+  /** Units counted from what the operation returns, by the pipeline itself (resolvers never count them). */
+  returns?: Partial<Record<BillingUnit, UnitSource>>;
+  /** A unit billed by the lookup helper the resolver calls. */
+  lookup?: LookupBilling;
   /**
    * The most units of each kind one call can return, used to size the credit reservation on admission.
    * Omitted for free operations.
@@ -45,6 +72,11 @@ export interface Billing {
    * (the pipeline reads those itself): the hold is sized to the request, not to the operation's largest result.
    */
   unitsAsked?: (args: Record<string, unknown>) => Partial<Record<BillingUnit, number>>;
+}
+
+export interface Billing extends BillingInput {
+  /** Every unit the operation may bill (returned and looked up), as published in `x-svc-billing`. */
+  units: readonly BillingUnit[];
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -63,30 +95,23 @@ export interface RestBinding {
   statusFromData?: (data: unknown) => number;
 }
 
-/** How the GraphQL payload of the root field maps to the REST/MCP `{data, meta}` envelope. */
-export interface ResultMapping {
-  /** When set, `data` is this member of the payload; otherwise the whole payload minus the meta members. */
-  dataField?: string;
-  /** Payload members lifted into `meta`; a null value is omitted from `meta` unless listed in `metaAlways`. */
-  meta?: readonly string[];
-  /** Meta members that are always present, even when null (e.g. `nextCursor`). */
-  metaAlways?: readonly string[];
-}
-
 export type Authentication = 'none' | 'key';
 
+export type Resolve<Input extends z.ZodObject> = (args: z.output<Input>, ctx: RequestContext, info: GraphQLResolveInfo) => unknown;
+
 /**
- * One operation of the service: the single source of truth from which the GraphQL root field's arguments
- * and validation, the REST route, the MCP tool, the OpenAPI operation, scopes, weights and prices derive.
+ * One operation of the service: the single source of truth from which the GraphQL root field, its payload type and
+ * the document the bridges execute, the REST route, the MCP tool, the OpenAPI operation, scopes, weights and prices
+ * derive. An operation is this entry plus its resolver.
  */
-export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> {
+export interface OperationInput<Input extends z.ZodObject = z.ZodObject> {
   operationId: string;
   description: string;
   graphql: {
     kind: 'query' | 'mutation';
     field: string;
-    /** Hand-written document executed by the bridges. It may spread the generated `…<Type>Fields` fragments. */
-    document: string;
+    /** A hand-written document, only where it says something the generated one cannot. */
+    document?: string;
   };
   rest: RestBinding;
   /** MCP tool name; every operation has one. */
@@ -94,12 +119,15 @@ export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> {
   authentication: Authentication;
   /** Any one of these scopes grants the call (implication applies). Empty: any valid key. */
   scopes: readonly Scope[];
-  billing: Billing;
+  billing: BillingInput;
   /** Arguments, with the spec's bounds, patterns and defaults. */
   input: Input;
-  /** The `data` of a success, for the OpenAPI document. */
+  /** The `data` of a success. */
   output: z.ZodType;
+  /** How the GraphQL payload wraps `data` and the members lifted into `meta`; none: the payload is `data`. */
   result?: ResultMapping;
+  /** The root field's resolver: platform-native objects in the payload's shape. */
+  resolve: Resolve<Input>;
   /** Paginated operations take a cursor and report `meta.nextCursor`. */
   paginated?: boolean;
   /** OpenAPI tag. */
@@ -108,13 +136,28 @@ export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> {
   errorStatuses?: readonly number[];
   /**
    * An input that succeeds against the simulated platforms' default world: shown as the OpenAPI example and
-   * used by the test that walks the catalogue over GraphQL, REST and MCP.
+   * used by the tests that walk the catalogue over GraphQL, REST and MCP.
    */
   example: z.input<Input>;
 }
 
-export function defineOperation<Input extends z.ZodObject>(spec: OperationSpec<Input>): OperationSpec<Input> {
-  return spec;
+export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> extends OperationInput<Input> {
+  graphql: OperationInput['graphql'] & { document: string };
+  billing: Billing;
+  /** The GraphQL payload of the root field: `output`, or the wrapper `result` describes. */
+  payload: z.ZodType;
 }
 
-export const FREE: Billing = { minimumCredits: 0, units: [], rateLimitWeight: 1 };
+/** Completes an entry with what derives from it: the payload shape, the executed document, the published units. */
+export function defineOperation<Input extends z.ZodObject>(spec: OperationInput<Input>): OperationSpec<Input> {
+  const payload = payloadOf(spec.output, spec.result);
+  const units = [...new Set([...(spec.billing.lookup ? [spec.billing.lookup.unit] : []), ...(Object.keys(spec.billing.returns ?? {}) as BillingUnit[])])];
+  return {
+    ...spec,
+    payload,
+    billing: { ...spec.billing, units },
+    graphql: { ...spec.graphql, document: spec.graphql.document ?? documentFor(spec.operationId, spec.graphql, spec.input, payload) },
+  };
+}
+
+export const FREE: BillingInput = { minimumCredits: 0, rateLimitWeight: 1 };

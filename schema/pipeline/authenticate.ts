@@ -1,5 +1,5 @@
-import { ServiceError } from '../error-catalogue.ts';
-import type { Principal, RequestContext } from './request-context.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
+import type { Principal, RequestContext } from '../../core/request-context.ts';
 
 /** The auth scheme is case-insensitive (RFC 9110); the key itself is not. */
 const BEARER = /^bearer ([^\s]+)$/i;

@@ -1,5 +1,5 @@
 import { authenticate } from './authenticate.ts';
-import type { RequestContext } from './request-context.ts';
+import type { RequestContext } from '../../core/request-context.ts';
 
 /**
  * Credit headers for a response refused before any operation ran (a malformed request, an unknown path): it

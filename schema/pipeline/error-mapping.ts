@@ -1,6 +1,8 @@
 import { GraphQLError } from 'graphql';
+import { CreditsConflict, CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
+import { IdentityError, type IdentityErrorKind } from '../../adapters/identity/identity-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
-import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../error-catalogue.ts';
+import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
 
 const VARIABLE_ERROR = /^Variable "\$([A-Za-z0-9_]+)"/;
 
@@ -12,6 +14,21 @@ function fromUpstream(error: UpstreamError): ServiceError {
     details: error.kind === 'not_public' ? { platform: error.platform, reason: error.reason ?? 'unavailable' } : { platform: error.platform },
   });
 }
+
+function fromCreditsRefusal(error: CreditsRefusal): ServiceError {
+  const details = { reason: error.code, balance: error.balance, available: error.available, minimumCredits: error.minimumCredits };
+  // The account's own calls in flight hold what is left: retry shortly.
+  return new ServiceError(error.code, { details, ...(error.code === 'credits_held' ? { headers: { 'retry-after': '1' } } : {}) });
+}
+
+const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
+  invalid_scope: 'invalid_request',
+  invalid_expiry: 'invalid_request',
+  invalid_label: 'invalid_request',
+  unknown_person: 'not_found',
+  unknown_workspace: 'not_found',
+  duplicate_email: 'conflict',
+};
 
 /** HTTP statuses yoga itself answers a malformed request with, and their catalogue codes. */
 const YOGA_STATUS_CODES: Record<number, ErrorCode> = { 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
@@ -55,6 +72,9 @@ export function toCatalogueError(error: unknown): GraphQLError {
   // Yoga parses the request's JSON (a POST body, GET `variables`/`extensions`) itself and lets the SyntaxError out.
   if (error instanceof SyntaxError) return new ServiceError('invalid_json', { message: `The request is not valid JSON: ${error.message}`, details: { field: 'body' } });
   if (error instanceof UpstreamError) return fromUpstream(error);
+  if (error instanceof CreditsRefusal) return fromCreditsRefusal(error);
+  if (error instanceof CreditsConflict) return new ServiceError('conflict', { message: error.message });
+  if (error instanceof IdentityError) return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details: { field: error.field } });
   console.error('[svc] unexpected error', error);
   return new ServiceError('internal_error');
 }

@@ -2,14 +2,15 @@ import { getArgumentValues, getOperationAST, GraphQLError, type ExecutionResult,
 import type { z } from 'zod';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
-import { UNIT_PRICES, type BillingUnit } from '../catalogue/operation.ts';
-import { isServiceError, ServiceError } from '../error-catalogue.ts';
+import { priceOf, type BillingUnit } from '../catalogue/operation.ts';
+import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
 import { grants } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
-import type { Admission } from './service-deps.ts';
-import type { Principal, RequestContext } from './request-context.ts';
+import type { Admission } from '../../core/service-deps.ts';
+import type { Principal, RequestContext } from '../../core/request-context.ts';
 
 interface PlannedField extends RootField {
   op: OperationSpec;
@@ -36,9 +37,7 @@ function unitsBound(op: OperationSpec, args: Record<string, unknown>): Partial<R
 
 /** The credits held on admission: the most this request can cost. */
 export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}): number {
-  let credits = op.billing.minimumCredits;
-  for (const [unit, count] of Object.entries(unitsBound(op, args))) credits += UNIT_PRICES[unit as BillingUnit] * (count ?? 0);
-  return credits;
+  return op.billing.minimumCredits + priceOf(unitsBound(op, args));
 }
 
 /** A root field's arguments as GraphQL coerces them; none when they do not coerce (execution reports that). */
@@ -114,7 +113,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
             ? 0
             : fields
                 .filter(({ responseKey }) => !failed.has(responseKey))
-                .reduce((sum, { responseKey, op }) => sum + op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? ctx.meter.creditsOf(responseKey) : 0), 0);
+                .reduce((sum, { responseKey, op }) => sum + op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0), 0);
           const principal = ctx.principal;
           let charged = 0;
           let remaining: number | undefined;
@@ -157,7 +156,7 @@ async function settleExactly(
       hold = await billing.extend(principal, hold, credits - hold.reserved);
     } catch (refusal) {
       const { remaining } = await billing.release(principal, hold);
-      if (!isServiceError(refusal)) throw refusal;
+      if (!(refusal instanceof CreditsRefusal)) throw refusal;
       return { charged: 0, remaining, refusal };
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cursorState, INLINE_STATE_LIMIT, MAX_CURSOR_LENGTH, readCursor, resolveCursorState, signCursor } from '../../schema/pipeline/cursor.ts';
-import type { RequestContext } from '../../schema/pipeline/request-context.ts';
+import { cursorState, INLINE_STATE_LIMIT, MAX_CURSOR_LENGTH, readCursor, resolveCursorState, signCursor } from '../../core/cursor.ts';
+import type { RequestContext } from '../../core/request-context.ts';
 
 const ctx = { deps: { cursorSecret: 'secret-one-0123456789' } } as RequestContext;
 const params = { query: 'cats', limit: 25, includeNsfw: false };

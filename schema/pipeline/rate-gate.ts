@@ -1,7 +1,7 @@
-import type { CreditsService } from '../adapters/billing/credits-service.ts';
-import type { Tier } from '../adapters/billing/tiers.ts';
-import { ServiceError } from '../schema/error-catalogue.ts';
-import type { RateGate } from '../schema/pipeline/service-deps.ts';
+import type { CreditsService } from '../../adapters/billing/credits-service.ts';
+import type { Tier } from '../../adapters/billing/tiers.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
+import type { RateGate } from '../../core/service-deps.ts';
 
 export interface WeightedLimiter {
   consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number } | { ok: false; ceiling: number }>;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { objectTypeFromZod } from '../zod-graphql.ts';
 
 export const HealthShape = z
   .object({
@@ -23,5 +22,3 @@ export const WhoAmIShape = z
   .meta({ id: 'WhoAmI' })
   .describe('The API key in use and the workspace it belongs to.');
 
-export const HealthType = objectTypeFromZod<z.infer<typeof HealthShape>>('Health', HealthShape);
-export const WhoAmIType = objectTypeFromZod<z.infer<typeof WhoAmIShape>>('WhoAmI', WhoAmIShape);

@@ -3,19 +3,9 @@ import { z } from 'zod';
 import type { IdentityStore } from '../adapters/identity/identity-store.ts';
 import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
 import { invalidScopes } from '../adapters/identity/scopes.ts';
-import { IdentityError, type IdentityErrorKind } from '../adapters/identity/identity-error.ts';
-import { isServiceError, type ErrorCode } from '../schema/error-catalogue.ts';
-import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { envelopeOfError, errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import { validationFailure } from '../schema/builder.ts';
-
-const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
-  invalid_scope: 'invalid_request',
-  invalid_expiry: 'invalid_request',
-  invalid_label: 'invalid_request',
-  unknown_person: 'not_found',
-  unknown_workspace: 'not_found',
-  duplicate_email: 'conflict',
-};
 
 /** One operator route: method, path pattern, input schema and handler. */
 export interface OperatorRoute {
@@ -124,11 +114,7 @@ export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candid
       if (!result) return errorEnvelope(requestId, 'not_found');
       return { status: result.status ?? 200, headers: {}, isError: false, body: { data: result.data, meta: { requestId } } };
     } catch (error) {
-      if (error instanceof IdentityError) return errorEnvelope(requestId, IDENTITY_ERROR_CODES[error.kind], error.message, { field: error.field });
-      if (isServiceError(error)) return errorEnvelope(requestId, error.extensions.code, error.message, error.extensions.details);
-      // The credits service refuses impossible operator actions (a refund above net purchases) with a RangeError.
-      if (error instanceof RangeError) return errorEnvelope(requestId, 'conflict', error.message);
-      throw error;
+      return envelopeOfError(requestId, toCatalogueError(error));
     }
   };
 }

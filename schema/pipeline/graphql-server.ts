@@ -1,13 +1,13 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { operationByField } from '../schema/catalogue/index.ts';
-import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
-import { useCatalogueValidationErrors } from '../schema/pipeline/use-catalogue-validation-errors.ts';
-import { useOperationPolicy } from '../schema/pipeline/use-operation-policy.ts';
-import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
-import type { RequestContext } from '../schema/pipeline/request-context.ts';
-import { schema } from '../schema/schema.ts';
+import { operationByField } from '../catalogue/index.ts';
+import { toCatalogueError } from './error-mapping.ts';
+import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
+import { useOperationPolicy } from './use-operation-policy.ts';
+import { reportNothingCharged } from './credit-headers.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { schema } from '../schema.ts';
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
 

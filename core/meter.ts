@@ -1,11 +1,17 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { UNIT_PRICES, type BillingUnit } from '../catalogue/operation.ts';
+import type { BillingUnit } from './billing-units.ts';
 
 /** The key of the root field a resolver runs under, so units are billed to the operation that returned them. */
 export function rootKeyOf(info: Pick<GraphQLResolveInfo, 'path'>): string {
   let path = info.path;
   while (path.prev) path = path.prev;
   return String(path.key);
+}
+
+/** How many billable items a value holds: each element of a list, one for an object, none for null. */
+export function itemsIn(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  return value === null || value === undefined ? 0 : 1;
 }
 
 /**
@@ -28,11 +34,5 @@ export class Meter {
 
   unitsOf(rootKey: string): ReadonlyMap<BillingUnit, number> {
     return this.units.get(rootKey) ?? new Map();
-  }
-
-  creditsOf(rootKey: string): number {
-    let credits = 0;
-    for (const [unit, count] of this.unitsOf(rootKey)) credits += UNIT_PRICES[unit] * count;
-    return credits;
   }
 }

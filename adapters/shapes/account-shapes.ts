@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { objectTypeFromZod } from '../zod-graphql.ts';
 
 const TIER = z.enum(['free', 't1', 't2', 't3']).describe('`free`, `t1` (from $5 lifetime purchases), `t2` (from $100), `t3` (from $500).');
 
@@ -37,5 +36,3 @@ export const LimitsShape = z
 export type Usage = z.infer<typeof UsageShape>;
 export type Limits = z.infer<typeof LimitsShape>;
 
-export const UsageType = objectTypeFromZod<Usage>('Usage', UsageShape);
-export const LimitsType = objectTypeFromZod<Limits>('Limits', LimitsShape);

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { ServiceError } from '../error-catalogue.ts';
+import { ServiceError } from './error-catalogue.ts';
 import type { RequestContext } from './request-context.ts';
 
 /**

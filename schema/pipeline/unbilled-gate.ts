@@ -1,4 +1,4 @@
-import type { BillingGate } from '../schema/pipeline/service-deps.ts';
+import type { BillingGate } from '../../core/service-deps.ts';
 
 /**
  * Serves every call without touching the ledger. Only for `SVC_BILLING=off`, which exists so the benchmark can

@@ -1,7 +1,7 @@
-import type { PagingStateStore } from '../../adapters/db/paging-state-store.ts';
-import type { ForumClient } from '../../adapters/forum/forum-client.ts';
-import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
-import type { Limits, Usage } from '../types/account.ts';
+import type { PagingStateStore } from '../adapters/db/paging-state-store.ts';
+import type { ForumClient } from '../adapters/forum/forum-client.ts';
+import type { MicroblogClient } from '../adapters/microblog/microblog-client.ts';
+import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 import type { Principal } from './request-context.ts';
 
 export type AuthenticationResult = Principal | { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -13,8 +13,8 @@ export interface Admission {
 }
 
 /**
- * Credit metering hook of the pipeline. `admit` and `extend` throw a ServiceError (402 / 429 credits_held) to
- * refuse; `settle` charges what the call returned and releases the rest; `release` gives everything back.
+ * Credit metering hook of the pipeline. `admit` and `extend` throw a `CreditsRefusal` (402 / 429 credits_held)
+ * to refuse; `settle` charges what the call returned and releases the rest; `release` gives everything back.
  */
 export interface BillingGate {
   admit(principal: Principal, request: { minimumCredits: number; reserveCredits: number }): Promise<Admission>;

@@ -1,0 +1,72 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { z } from 'zod';
+import { itemsIn } from '../core/meter.ts';
+import type { RequestContext } from '../core/request-context.ts';
+import { builder } from './builder.ts';
+import type { OperationSpec } from './catalogue/operation.ts';
+import { argsFromZod, outputTypeOf } from './zod-graphql.ts';
+import { unwrap } from './zod-shape.ts';
+
+/**
+ * The operation's input schema, reading an explicit null for an optional argument as the argument's absence:
+ * GraphQL declares such arguments nullable, so `cursor: null` (or a null variable) is a valid way to omit them.
+ */
+function nullMeansAbsent(input: z.ZodObject) {
+  const optional = Object.entries(input.shape as Record<string, z.ZodType>)
+    .filter(([, schema]) => !unwrap(schema).nullable)
+    .map(([name]) => name);
+  return z.preprocess((value) => {
+    if (!value || typeof value !== 'object') return value;
+    const args = { ...(value as Record<string, unknown>) };
+    for (const name of optional) if (args[name] === null) delete args[name];
+    return args;
+  }, input);
+}
+
+/** The data of a payload: its `dataField` member, or the payload itself. */
+function dataOf(op: OperationSpec, payload: unknown): unknown {
+  const field = op.result?.dataField;
+  return field && payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[field] : payload;
+}
+
+/** Counts the units an operation returned, as its catalogue entry says where they are: the one place that does. */
+function meterReturned(op: OperationSpec, payload: unknown, ctx: RequestContext, info: GraphQLResolveInfo): void {
+  const returns = op.billing.returns;
+  if (!returns) return;
+  const data = dataOf(op, payload);
+  for (const [unit, source] of Object.entries(returns) as [keyof typeof returns, string][]) {
+    const value = source === 'data' ? data : (data as Record<string, unknown> | null | undefined)?.[source];
+    ctx.meter.add(info, unit, itemsIn(value));
+  }
+}
+
+/**
+ * Registers the GraphQL root field of a catalogue operation: its arguments and their validation come from the
+ * catalogue's zod input, its type from the payload shape, and the units it returns are metered here.
+ */
+function operationField(op: OperationSpec): void {
+  const register = op.graphql.kind === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
+  const { type } = outputTypeOf(op.payload, op.operationId);
+  register(op.graphql.field, (t) => {
+    const args = argsFromZod(t as never, op.input);
+    return t.field({
+      // The payload's type is built from its zod shape at runtime; the catalogue types the resolver's arguments.
+      type: type as never,
+      // Root fields are nullable so that one failing field of a multi-field request leaves the others' data
+      // (and their billing) intact; REST and MCP report the error of their single field instead.
+      nullable: true as never,
+      description: op.description,
+      // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
+      args: (Object.keys(args).length ? t.validate(args, nullMeansAbsent(op.input) as never) : {}) as never,
+      resolve: async (_root, args, ctx, info) => {
+        const payload = await op.resolve(args as z.output<typeof op.input>, ctx, info);
+        meterReturned(op, payload, ctx, info);
+        return payload as never;
+      },
+    });
+  });
+}
+
+export function registerOperations(operations: readonly OperationSpec[]): void {
+  for (const op of operations) operationField(op);
+}
