@@ -2,7 +2,6 @@ import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
-import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { variablesFor } from './request-input.ts';
 import { createRouteTable } from './route-table.ts';
@@ -30,27 +29,23 @@ function parseBody(request: RestRequest, requestId: string): { ok: true; value: 
 /** The `/v1` bridge (and `/health`, `/ready`): each route turns path, query and body into one catalogue operation. */
 export function createRestHandler(executor: OperationExecutor, operations: readonly OperationSpec[]) {
   const table = createRouteTable(operations);
-  const refuse = async (ctx: RequestContext, response: EnvelopeResponse): Promise<EnvelopeResponse> => {
-    await reportNothingCharged(ctx);
-    return response;
-  };
   return async function handle(request: RestRequest, ctx: RequestContext): Promise<EnvelopeResponse> {
     const match = table.match(request.method, request.url.pathname);
-    if (match.kind === 'not_found') return refuse(ctx, errorEnvelope(ctx.requestId, 'not_found', `No operation at ${request.method} ${request.url.pathname}.`, { path: request.url.pathname }));
+    if (match.kind === 'not_found') return errorEnvelope(ctx.requestId, 'not_found', `No operation at ${request.method} ${request.url.pathname}.`, { path: request.url.pathname });
     if (match.kind === 'method_not_allowed') {
       const response = errorEnvelope(ctx.requestId, 'method_not_allowed', `${request.method} is not allowed on ${request.url.pathname}; use ${match.allow.join(', ')}.`, { allow: match.allow });
-      return refuse(ctx, { ...response, headers: { allow: match.allow.join(', ') } });
+      return { ...response, headers: { allow: match.allow.join(', ') } };
     }
     const { op } = match.route;
     const body = parseBody(request, ctx.requestId);
-    if (!body.ok) return refuse(ctx, body.response);
+    if (!body.ok) return body.response;
     let variables: Record<string, unknown>;
     try {
       variables = variablesFor(op, match.params, request.url.searchParams, body.value);
     } catch (error) {
       if (!isServiceError(error)) throw error;
       const ext = error.extensions;
-      return refuse(ctx, errorEnvelope(ctx.requestId, ext.code, error.message, ext.details));
+      return errorEnvelope(ctx.requestId, ext.code, error.message, ext.details);
     }
     const result = await executor(op, variables, ctx);
     return toEnvelope(op, result, ctx.requestId);

@@ -27,6 +27,12 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
   };
 }
 
+/** A refusal on `/graphql` made before yoga ran, in the GraphQL response shape clients of that path expect. */
+export function graphqlErrorResponse(code: ErrorCode, message?: string): EnvelopeResponse {
+  const entry = ERROR_CATALOGUE[code];
+  return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions: { code, retryable: entry.retryable } }] } };
+}
+
 /** The envelope of an error already mapped onto the catalogue. */
 export function envelopeOfError(requestId: string, error: GraphQLError): EnvelopeResponse {
   const ext = (error.extensions ?? {}) as { code?: string; retryable?: boolean; http?: { status?: number; headers?: Record<string, string> }; details?: Record<string, unknown> };

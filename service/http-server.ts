@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-catalogue.ts';
-import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
 import { Meter } from '../core/meter.ts';
 import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
@@ -15,12 +15,6 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Request media types yoga parses; anything else is refused before it reaches yoga. */
 const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
-
-/** A refusal on `/graphql` made before yoga ran, in the GraphQL response shape clients of that path expect. */
-function graphqlRefusal(code: ErrorCode, message?: string): EnvelopeResponse {
-  const entry = ERROR_CATALOGUE[code];
-  return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions: { code, retryable: entry.retryable } }] } };
-}
 
 export interface HttpRoutes {
   deps: ServiceDeps;
@@ -44,6 +38,12 @@ function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, 
     memo: new Map(),
     now: routes.now,
   };
+}
+
+/** The headers a call's pipeline set, with the credit headers every response carries (0 charged when none ran). */
+async function creditHeaders(ctx: RequestContext): Promise<Record<string, string>> {
+  await reportNothingCharged(ctx);
+  return ctx.responseHeaders;
 }
 
 function send(res: ServerResponse, requestId: string, response: EnvelopeResponse, extraHeaders: Record<string, string> = {}): void {
@@ -87,18 +87,18 @@ function toWebRequest(req: IncomingMessage, body: string): Request {
  * work behind the body is done (a call's credits) are sent with it; `stream` pipes a long-lived native stream as
  * it comes instead.
  */
-async function sendWeb(res: ServerResponse, response: Response, headers: () => Record<string, string>, stream = false): Promise<void> {
+async function sendWeb(res: ServerResponse, response: Response, headers: () => Promise<Record<string, string>>, stream = false): Promise<void> {
   const outgoing: Record<string, string> = {};
   response.headers.forEach((value, name) => (outgoing[name] = value));
   if (stream && response.body instanceof ReadableStream) {
-    res.writeHead(response.status, { ...outgoing, ...headers() });
+    res.writeHead(response.status, { ...outgoing, ...(await headers()) });
     await new Promise<void>((resolve, reject) => {
       Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
     });
     return;
   }
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-  res.writeHead(response.status, { ...outgoing, ...headers() });
+  res.writeHead(response.status, { ...outgoing, ...(await headers()) });
   res.end(body);
 }
 
@@ -118,9 +118,9 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path === '/graphql') {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, graphqlRefusal('payload_too_large'));
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, graphqlErrorResponse('payload_too_large'));
       if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
-        return send(res, requestId, graphqlRefusal('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
+        return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
       }
       const ctx = newContext(routes, req, 'graphql', requestId);
       if (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD') {
@@ -129,8 +129,8 @@ export function createHttpServer(routes: HttpRoutes): Server {
       }
       // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
       const body = await boundedBody(req);
-      if (body === undefined) return send(res, requestId, graphqlRefusal('payload_too_large'), { connection: 'close' });
-      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), () => ({}));
+      if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close' });
+      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), async () => ({}));
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
@@ -145,7 +145,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       if (!(response instanceof Response)) return send(res, requestId, response);
       // A single exchange is read whole before its head is written: its tool has then run, so the response carries
       // the call's credit headers. Only a subscription stream is piped as it comes.
-      return sendWeb(res, response, () => ({ 'x-request-id': requestId, ...ctx.responseHeaders }), isSubscriptionStream(body));
+      return sendWeb(res, response, async () => ({ 'x-request-id': requestId, ...(await creditHeaders(ctx)) }), isSubscriptionStream(body));
     }
     if (path.startsWith('/operator/')) {
       const response = await routes.operator(req, body, requestId);
@@ -153,7 +153,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
     }
     const ctx = newContext(routes, req, 'rest', requestId);
     const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body }, ctx);
-    send(res, requestId, response, ctx.responseHeaders);
+    send(res, requestId, response, await creditHeaders(ctx));
   };
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {

@@ -1,18 +1,24 @@
 import { authenticate } from './authenticate.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 
+/** The credit headers of a call: what it charged and, when the caller is known, what is left. */
+export function setCreditHeaders(ctx: RequestContext, charged: number, remaining: number | undefined): void {
+  ctx.responseHeaders['x-credits-charged'] = String(charged);
+  if (remaining !== undefined) ctx.responseHeaders['x-credits-remaining'] = String(remaining);
+}
+
 /**
  * Credit headers for a response refused before any operation ran (a malformed request, an unknown path): it
  * charged nothing, and when the caller's key is valid it also reports what is left. Responses that went
- * through the pipeline already carry both.
+ * through the pipeline already carry both. The listener applies it to every response of every surface.
  */
 export async function reportNothingCharged(ctx: RequestContext): Promise<void> {
   if (ctx.responseHeaders['x-credits-charged'] !== undefined) return;
-  ctx.responseHeaders['x-credits-charged'] = '0';
+  setCreditHeaders(ctx, 0, undefined);
   if (!ctx.authorization) return;
   try {
     const principal = await authenticate(ctx);
-    ctx.responseHeaders['x-credits-remaining'] = String(await ctx.deps.billing.remaining(principal));
+    setCreditHeaders(ctx, 0, await ctx.deps.billing.remaining(principal));
   } catch {
     // An invalid key has no balance to report; the response says why the request failed.
   }

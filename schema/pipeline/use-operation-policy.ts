@@ -7,6 +7,7 @@ import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
 import { grants } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
+import { setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
@@ -61,11 +62,6 @@ function checkScopes(principal: Principal, fields: PlannedField[]): void {
       });
     }
   }
-}
-
-function setCreditHeaders(ctx: RequestContext, charged: number, remaining: number | undefined): void {
-  ctx.responseHeaders['x-credits-charged'] = String(charged);
-  if (remaining !== undefined) ctx.responseHeaders['x-credits-remaining'] = String(remaining);
 }
 
 /**
