@@ -1,9 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
+import type { Page } from '../../core/page.ts';
 import type { RequestContext } from '../../core/request-context.ts';
-import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
+import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape, type MicroblogPost, type MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
 import { CURSOR, IDS, limit, USER_REF } from './microblog-inputs.ts';
-import { defineOperation, type Resolve } from './operation.ts';
+import { defineOperation } from './operation.ts';
 import { LOOKUP, page } from './payload.ts';
 import * as users from '../../resolvers/microblog/microblog-users.ts';
 import { userListPage, userTimelinePage } from '../../resolvers/microblog/microblog-account-pages.ts';
@@ -95,7 +96,7 @@ function accountPage<const Unit extends 'post' | 'user'>(spec: {
   /** Page size bound; null when the platform chooses it (followers, following). */
   max: number | null;
   example: string;
-  resolve: (args: { user: string; limit?: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo) => unknown;
+  resolve: (args: { user: string; limit?: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo) => Promise<Page<Unit extends 'post' ? MicroblogPost : MicroblogProfile>>;
 }) {
   const withLimit = spec.max !== null;
   return defineOperation({
@@ -116,7 +117,8 @@ function accountPage<const Unit extends 'post' | 'user'>(spec: {
     input: withLimit ? z.object({ user: USER_REF, limit: limit(spec.max!), cursor: CURSOR }) : z.object({ user: USER_REF, cursor: CURSOR }),
     output: z.array(spec.unit === 'post' ? MicroblogPostShape : MicroblogProfileShape),
     result: page(),
-    resolve: spec.resolve as Resolve<z.ZodObject>,
+    // The input is one of two shapes chosen here at runtime; the resolver takes what both have in common.
+    resolve: spec.resolve as never,
     paginated: true,
     tag: 'Microblog',
     example: { user: spec.example },

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { BillingUnit } from '../../core/billing-units.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import { documentFor } from './graphql-document.ts';
-import { payloadOf, type ResultMapping } from './payload.ts';
+import { payloadOf, type PayloadOf, type ResultMapping } from './payload.ts';
 
 export type { BillingUnit } from '../../core/billing-units.ts';
 export type { ResultMapping } from './payload.ts';
@@ -97,14 +97,14 @@ export interface RestBinding {
 
 export type Authentication = 'none' | 'key';
 
-export type Resolve<Input extends z.ZodObject> = (args: z.output<Input>, ctx: RequestContext, info: GraphQLResolveInfo) => unknown;
+export type Resolve<Input extends z.ZodObject, Payload = unknown> = (args: z.output<Input>, ctx: RequestContext, info: GraphQLResolveInfo) => Payload | Promise<Payload>;
 
 /**
  * One operation of the service: the single source of truth from which the GraphQL root field, its payload type and
  * the document the bridges execute, the REST route, the MCP tool, the OpenAPI operation, scopes, weights and prices
  * derive. An operation is this entry plus its resolver.
  */
-export interface OperationInput<Input extends z.ZodObject = z.ZodObject> {
+export interface OperationInput<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType, Result extends ResultMapping | undefined = ResultMapping | undefined> {
   operationId: string;
   description: string;
   graphql: {
@@ -123,11 +123,11 @@ export interface OperationInput<Input extends z.ZodObject = z.ZodObject> {
   /** Arguments, with the spec's bounds, patterns and defaults. */
   input: Input;
   /** The `data` of a success. */
-  output: z.ZodType;
+  output: Output;
   /** How the GraphQL payload wraps `data` and the members lifted into `meta`; none: the payload is `data`. */
-  result?: ResultMapping;
-  /** The root field's resolver: platform-native objects in the payload's shape. */
-  resolve: Resolve<Input>;
+  result?: Result;
+  /** The root field's resolver: platform-native objects in the payload's shape (checked against it). */
+  resolve: Resolve<Input, PayloadOf<Output, Result>>;
   /** Paginated operations take a cursor and report `meta.nextCursor`. */
   paginated?: boolean;
   /** OpenAPI tag. */
@@ -141,7 +141,9 @@ export interface OperationInput<Input extends z.ZodObject = z.ZodObject> {
   example: z.input<Input>;
 }
 
-export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> extends OperationInput<Input> {
+export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> extends Omit<OperationInput<Input>, 'resolve' | 'result'> {
+  result?: ResultMapping;
+  resolve: Resolve<Input>;
   graphql: OperationInput['graphql'] & { document: string };
   billing: Billing;
   /** The GraphQL payload of the root field: `output`, or the wrapper `result` describes. */
@@ -149,11 +151,14 @@ export interface OperationSpec<Input extends z.ZodObject = z.ZodObject> extends 
 }
 
 /** Completes an entry with what derives from it: the payload shape, the executed document, the published units. */
-export function defineOperation<Input extends z.ZodObject>(spec: OperationInput<Input>): OperationSpec<Input> {
+export function defineOperation<Input extends z.ZodObject, Output extends z.ZodType, const Result extends ResultMapping | undefined = undefined>(
+  spec: OperationInput<Input, Output, Result>,
+): OperationSpec<Input> {
   const payload = payloadOf(spec.output, spec.result);
   const units = [...new Set([...(spec.billing.lookup ? [spec.billing.lookup.unit] : []), ...(Object.keys(spec.billing.returns ?? {}) as BillingUnit[])])];
   return {
     ...spec,
+    resolve: spec.resolve as Resolve<Input>,
     payload,
     billing: { ...spec.billing, units },
     graphql: { ...spec.graphql, document: spec.graphql.document ?? documentFor(spec.operationId, spec.graphql, spec.input, payload) },

@@ -35,13 +35,22 @@ export const MISSING = z
   .array(z.string())
   .describe('Items asked for and not returned, as `t3_<id>`, `t1_<id>` or `r/<name>`: deleted, nonexistent or not publicly readable. Not billed.');
 
+type MetaOf<R> = R extends { meta: infer M extends Record<string, z.ZodType> } ? { [K in keyof M]: z.output<M[K]> } : unknown;
+
+/** What a resolver returns for an operation: the output, or the wrapper its result mapping describes. */
+export type PayloadOf<Output extends z.ZodType, R> = R extends { dataField: infer D extends string }
+  ? { [K in D]: z.output<Output> } & MetaOf<R>
+  : R extends ResultMapping
+    ? z.output<Output> & MetaOf<R>
+    : z.output<Output>;
+
 /** A page of items with its cursor (and any further meta members, such as `omittedNsfw`). */
-export function page(extra: Record<string, z.ZodType> = {}): ResultMapping {
-  return { dataField: 'items', meta: { nextCursor: NEXT_CURSOR, ...extra }, metaAlways: ['nextCursor'] };
+export function page<const Extra extends Record<string, z.ZodType> = {}>(extra: Extra = {} as Extra) {
+  return { dataField: 'items', meta: { nextCursor: NEXT_CURSOR, ...extra }, metaAlways: ['nextCursor'] } as const satisfies ResultMapping;
 }
 
 /** Items looked up by id, with the ids that came back empty. */
-export const LOOKUP: ResultMapping = { dataField: 'items', meta: { notFound: NOT_FOUND }, metaAlways: ['notFound'] };
+export const LOOKUP = { dataField: 'items', meta: { notFound: NOT_FOUND }, metaAlways: ['notFound'] } as const satisfies ResultMapping;
 
 /** The item shape's registered name: the element's for a list. */
 function itemName(output: z.ZodType): string | undefined {
