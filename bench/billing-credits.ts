@@ -7,7 +7,7 @@
  *   node bench/billing-credits.ts [postgres://…]   (default: $TEST_DATABASE_URL; a scratch database is created and dropped)
  */
 import { randomUUID } from 'node:crypto';
-import { billingDbFromOrm, type BillingDb } from '../adapters/billing/billing-sql.ts';
+import { sqlDbFromOrm, type SqlDb } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
 import { initOrm } from '../adapters/db/orm.ts';
 
@@ -30,7 +30,7 @@ async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promis
   }
 }
 
-async function createWorkspaces(db: BillingDb, credits: CreditsService, count: number): Promise<string[]> {
+async function createWorkspaces(db: SqlDb, credits: CreditsService, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   for (const id of ids) {
     await db.all(`insert into workspace (id, name, receives_free_grant, created_at) values (?, 'bench', false, now())`, [id]);
@@ -52,7 +52,7 @@ async function measure(call: (i: number) => Promise<void>): Promise<number> {
 }
 
 /** The design we did not choose: a `reserved` column on the account row, updated at admission and at settlement. */
-async function singleRowDesign(db: BillingDb, workspaceIds: string[]): Promise<(i: number) => Promise<void>> {
+async function singleRowDesign(db: SqlDb, workspaceIds: string[]): Promise<(i: number) => Promise<void>> {
   await db.all(`create table bench_single_row (workspace_id uuid primary key, balance bigint not null, reserved bigint not null)`);
   for (const id of workspaceIds) await db.all(`insert into bench_single_row values (?, 100000000, 0)`, [id]);
   return async (i) => {
@@ -77,7 +77,7 @@ function ledgerDesign(credits: CreditsService, workspaceIds: string[]): (i: numb
 
 await withScratchDatabase(async (url) => {
   const orm = await initOrm({ databaseUrl: url });
-  const db = billingDbFromOrm(orm);
+  const db = sqlDbFromOrm(orm);
   const credits = createCreditsService({ db });
   const spread = await createWorkspaces(db, credits, 100);
   const hot = [spread[0]];

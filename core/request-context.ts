@@ -1,3 +1,4 @@
+import { ServiceError } from './error-catalogue.ts';
 import type { Meter } from './meter.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -38,4 +39,10 @@ export function memoised<T>(ctx: RequestContext, key: string, create: () => T): 
     ctx.memo.set(key, value);
   }
   return value;
+}
+
+/** The caller's workspace; the pipeline authenticates before any key-only field runs, so none is a bug. */
+export function workspaceOf(ctx: RequestContext): string {
+  if (!ctx.principal) throw new ServiceError('internal_error');
+  return ctx.principal.workspaceId;
 }

@@ -1,6 +1,8 @@
 import type { PagingStateStore } from '../adapters/db/paging-state-store.ts';
 import type { ForumClient } from '../adapters/forum/forum-client.ts';
 import type { MicroblogClient } from '../adapters/microblog/microblog-client.ts';
+import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
+import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 import type { Principal } from './request-context.ts';
 
@@ -55,6 +57,10 @@ export interface ServiceDeps {
   platforms: PlatformClients;
   /** Account operations (usage, limits, whoami details). */
   account: AccountPort;
+  /** The account's monitors, their runs and results. */
+  monitors: MonitorService;
+  /** The account's webhooks and their deliveries. */
+  webhooks: WebhookService;
 }
 
 /** Account state for the account operations; null when the workspace no longer exists. */

@@ -1,12 +1,6 @@
 import { ServiceError } from '../core/error-catalogue.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import { workspaceOf, type RequestContext } from '../core/request-context.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
-
-function workspaceOf(ctx: RequestContext): string {
-  // The pipeline authenticates before any key-only field runs.
-  if (!ctx.principal) throw new ServiceError('internal_error');
-  return ctx.principal.workspaceId;
-}
 
 const gone = () => new ServiceError('not_found', { message: 'The account no longer exists.', details: { resource: 'workspace' } });
 

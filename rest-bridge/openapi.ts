@@ -36,6 +36,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '402': 'Out of credit, or spending is paused (billed operations).',
   '403': 'The key lacks a required scope; `details.requiredScope` names it.',
   '404': 'No such resource, or it is not public.',
+  '409': 'The request conflicts with the current state: a tier ceiling (`details.limit`), or a paused or archived monitor.',
   '429': 'Rate limit exhausted (see `Retry-After`), or credits held by calls in flight (`details.reason` = `credits_held`).',
   '500': 'Unexpected error; retry with backoff.',
   '503': 'A source was unreachable; retry with backoff.',

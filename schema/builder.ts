@@ -41,6 +41,7 @@ export const builder = new SchemaBuilder<{
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
 builder.queryType({ description: 'Read operations over both platforms, account and system state.' });
+builder.mutationType({ description: 'Changes to the account’s monitors and webhooks.' });
 
 /** The builder's schema types, for typing object refs built outside a type file. */
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

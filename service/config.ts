@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createTierTable, type TierOverrides, type TierTable } from '../adapters/billing/tiers.ts';
 import type { MicroblogClientOptions } from '../adapters/microblog/microblog-client.ts';
 import { microblogClientOptionsFromEnv } from '../adapters/microblog/microblog-config.ts';
+import { destinationPolicyFromEnv, type DestinationPolicy } from '../adapters/webhooks/destination.ts';
 
 export interface ServiceConfig {
   port: number;
@@ -23,6 +24,12 @@ export interface ServiceConfig {
   billing: boolean;
   /** Tier ceilings: the documented defaults with `SVC_TIERS` (JSON, per-tier partial overrides) applied. */
   tiers: TierTable;
+  /** `MONGODB_URL`: the job store lives in MongoDB; absent → the service's own database. */
+  mongodbUrl?: string;
+  /** `SVC_WEBHOOK_KEYS`: keys that encrypt webhook secrets at rest; absent → one generated into `dataDir`. */
+  webhookKeys?: string;
+  /** Where webhooks may deliver: `SVC_WEBHOOK_ALLOW_HTTP`, `SVC_WEBHOOK_ALLOW_HOSTS`. */
+  webhookDestinations: DestinationPolicy;
 }
 
 function tiers(value: string | undefined): TierTable {
@@ -65,5 +72,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     demo: env.SVC_DEMO !== 'false',
     tiers: tiers(env.SVC_TIERS),
     billing: env.SVC_BILLING !== 'off',
+    mongodbUrl: env.MONGODB_URL || undefined,
+    webhookKeys: env.SVC_WEBHOOK_KEYS || undefined,
+    webhookDestinations: destinationPolicyFromEnv(env),
   };
 }

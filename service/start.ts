@@ -1,14 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { billingDbFromOrm } from '../adapters/billing/billing-sql.ts';
+import { sqlDbFromOrm } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
-import { startReservationSweeper } from '../adapters/billing/reservation-sweeper.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
-import { initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
+import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
+import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
+import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
+import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
+import { createDeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
+import { checkDestination } from '../adapters/webhooks/destination.ts';
+import { createEventSender } from '../adapters/webhooks/send-event.ts';
+import { newEventId } from '../adapters/webhooks/standard-webhooks.ts';
+import { createWebhookService } from '../adapters/webhooks/webhook-service.ts';
+import { createWebhookSecrets, loadEncryptionKeys } from '../adapters/webhooks/webhook-secrets.ts';
+import { createJobs, type Jobs } from '../jobs/jobs.ts';
+import { openJobStore, type JobStore } from '../jobs/job-store.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
@@ -38,13 +48,23 @@ export interface RunningService {
   identity: IdentityStore;
   credits: CreditsService;
   platforms: Platforms;
+  monitors: MonitorService;
+  jobs: Jobs;
+  jobStore: JobStore;
   close(): Promise<void>;
 }
 
 export interface StartOptions {
   /** Injectable clock (tests of expiry and month rollover). */
   now?: () => Date;
+  /** Job store tuning for tests: polling interval and lock lifetime. */
+  jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number };
+  /** Webhook attempt timeout (tests use a short one). */
+  webhookTimeoutMs?: number;
 }
+
+/** How long shutdown waits for running jobs before it lets them go (they are picked up again later). */
+const DRAIN_MS = 10_000;
 
 /** The composition root: opens the database, builds adapters, the pipeline and the three surfaces, and listens. */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
@@ -58,16 +78,55 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     cleanups.unshift(() => orm.close(true));
     const identity = createIdentityStore(orm);
-    const credits = createCreditsService({ db: billingDbFromOrm(orm), clock: now, tiers: config.tiers });
-    // Reservations of calls that died stop counting a grace period after their expiry; the sweeper only deletes the rows.
-    const sweeper = startReservationSweeper(credits, { onError: (error) => console.error('[svc] reservation sweep failed', error) });
-    cleanups.unshift(() => sweeper.stop());
+    const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);
     cleanups.unshift(() => platforms.close());
     const operatorToken = await loadOperatorToken(config.dataDir, config.operatorToken);
     const version = config.version ?? buildVersion();
+    const sqlDb = sqlDbFromOrm(orm);
+    const pagingStates = createPagingStateStore(orm, now);
+    const limits = (workspaceId: string) => credits.limits(workspaceId);
+
+    const jobStore = await openJobStore({
+      databaseUrl: config.databaseUrl,
+      pglite: config.mongodbUrl ? undefined : await embeddedPglite(orm),
+      mongodbUrl: config.mongodbUrl,
+      processEvery: options.jobs?.processEvery,
+      lockLifetimeMs: options.jobs?.lockLifetimeMs,
+    });
+    cleanups.unshift(() => jobStore.close(DRAIN_MS));
+    const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));
+    const sender = createEventSender(config.webhookDestinations, { timeoutMs: options.webhookTimeoutMs, clock: now });
+    cleanups.push(() => sender.close());
+    const deliveries = createDeliveryWorker({ db: sqlDb, secrets, send: sender, policy: createDeliveryPolicy(), clock: now });
+    const runner = createMonitorRunner({ db: sqlDb, credits, platforms: platforms.clients, clock: now, newEventId: () => newEventId(now()) });
+    let monitors: MonitorService | undefined;
+    const jobs = createJobs({
+      agenda: jobStore.agenda,
+      runner,
+      deliveries,
+      monitors: () => monitors as MonitorService,
+      housekeeping: async () => {
+        // Holds of calls that died stop counting a grace period after their expiry; this only deletes the rows.
+        await credits.sweepExpiredReservations();
+        await pagingStates.sweep();
+      },
+      onError: (error, job) => console.error(`[svc] job ${job} failed`, error),
+      deliverySweepMs: options.jobs?.deliverySweepMs,
+    });
+    monitors = createMonitorService({ db: sqlDb, scheduler: jobs, limits, clock: now });
+    const webhooks = createWebhookService({
+      db: sqlDb,
+      secrets,
+      checkDestination: (url) => checkDestination(config.webhookDestinations, url),
+      limits,
+      deliverNow: (deliveryId, trigger) => jobs.deliverNow(deliveryId, trigger),
+      newEventId: () => newEventId(now()),
+      clock: now,
+    });
+    await jobs.start();
 
     const deps: ServiceDeps = {
       serviceName: SERVICE_NAME,
@@ -77,9 +136,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       billing: config.billing ? createBillingGate(credits) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
       cursorSecret: operatorToken,
-      pagingStates: createPagingStateStore(orm, now),
+      pagingStates,
       platforms: platforms.clients,
-      account: { usage: (id) => credits.usage(id), limits: (id) => credits.limits(id) },
+      account: { usage: (id) => credits.usage(id), limits },
+      monitors,
+      webhooks,
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
@@ -120,6 +181,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       identity,
       credits,
       platforms,
+      monitors,
+      jobs,
+      jobStore,
       close: async () => {
         for (const cleanup of cleanups.splice(0)) await cleanup();
       },

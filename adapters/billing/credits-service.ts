@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerKind } from '../db/entities/billing-ledger-entry.ts';
 import { monthLabel, monthStart, nextMonthStart, systemClock, type Clock } from './billing-month.ts';
-import { bind, run, toInt, type BillingDb, type SqlRunner } from './billing-sql.ts';
+import { bind, run, toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
 import { CreditsConflict, CreditsRefusal } from './credits-refusal.ts';
 import * as sql from './credits-statements.ts';
 import { DEFAULT_TIERS, tierForNetPurchases, type Tier, type TierLimits, type TierTable } from './tiers.ts';
@@ -59,8 +59,11 @@ export interface CreditsService {
    * or release the returned one.
    */
   extend(reservation: Reservation, extra: number): Promise<Reservation>;
-  /** Charges min(credits, reservation.credits) and releases the rest; `remaining` is the balance after it. */
-  settle(reservation: Reservation, credits: number): Promise<{ charged: number; remaining: number }>;
+  /**
+   * Charges min(credits, reservation.credits) and releases the rest; `remaining` is the balance after it. `within`
+   * runs the charge in the caller's transaction, so it commits with what was charged for, or not at all.
+   */
+  settle(reservation: Reservation, credits: number, within?: SqlRunner): Promise<{ charged: number; remaining: number }>;
   /** The call failed or was refused: nothing is charged. */
   release(reservation: Reservation): Promise<void>;
   /** null when the workspace does not exist. `now` defaults to the service's clock. */
@@ -77,7 +80,7 @@ export interface CreditsService {
 }
 
 export interface CreditsServiceOptions {
-  db: BillingDb;
+  db: SqlDb;
   clock?: Clock;
   tiers?: TierTable;
   reservationTtlMs?: number;
@@ -224,16 +227,16 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       return { ...reservation, credits: toInt(rows[0].credits) };
     },
 
-    async settle(reservation, credits) {
+    async settle(reservation, credits, within) {
       if (!Number.isInteger(credits) || credits < 0) throw new RangeError('settle needs an integer credits ≥ 0.');
       finish(reservation);
       const charge = Math.min(credits, reservation.credits);
       const values = { reservationId: reservation.id, workspaceId: reservation.workspaceId, charge, ...times(clock()) };
       if (charge === 0) {
-        await run(db, bind(sql.RELEASE, values));
+        await run(within ?? db, bind(sql.RELEASE, values));
         return { charged: 0, remaining: (await requireUsage(reservation.workspaceId)).balance };
       }
-      const [row] = await run<{ charged: unknown; remaining: unknown }>(db, bind(sql.SETTLE, values));
+      const [row] = await run<{ charged: unknown; remaining: unknown }>(within ?? db, bind(sql.SETTLE, values));
       return { charged: toInt(row?.charged), remaining: toInt(row?.remaining) };
     },
 

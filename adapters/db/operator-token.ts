@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { loadGeneratedSecret } from './secret-file.ts';
 
 /**
  * The operator token guards the operator-only API (the admin CLI). Given explicitly (SVC_OPERATOR_TOKEN,
@@ -17,41 +16,7 @@ export async function loadOperatorToken(dataDir: string, configured?: string): P
     }
     return configured;
   }
-  const folder = resolve(dataDir);
-  await mkdir(folder, { recursive: true });
-  const path = join(folder, OPERATOR_TOKEN_FILE);
-  const existing = await readToken(path);
-  if (existing !== undefined) return existing;
-
-  const token = randomBytes(32).toString('base64url');
-  try {
-    await writeFile(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Created by someone else between our read and write: theirs wins, so every reader agrees.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      const theirs = await readToken(path);
-      if (theirs !== undefined) return theirs;
-    }
-    throw error;
-  }
-  return token;
-}
-
-async function readToken(path: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const token = text.trim();
-  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
-    throw new Error(`${path} does not hold a usable operator token; delete it to have a new one generated.`);
-  }
-  // The file holds a credential: keep it private to the owner even if it was copied in with looser rights.
-  await chmod(path, 0o600);
-  return token;
+  return loadGeneratedSecret(dataDir, { name: OPERATOR_TOKEN_FILE, label: 'operator token' }, () => randomBytes(32).toString('base64url'), (token) => token.length >= MIN_OPERATOR_TOKEN_LENGTH);
 }
 
 /**

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PgliteDriver } from '@mikro-orm/pglite';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import { PgliteConnection, PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { MikroORM as SqlMikroORM, type AbstractSqlDriver, type SqlEntityManager } from '@mikro-orm/sql';
 import { ENTITIES } from './entities/index.ts';
@@ -31,13 +33,35 @@ export async function initOrm(options: InitOrmOptions = {}): Promise<Orm> {
   const orm = (await SqlMikroORM.init(ormConfig(options))) as unknown as Orm;
   if (options.migrate !== false) {
     try {
-      await orm.migrator.up();
+      await migrateUnderLock(orm, options.databaseUrl);
     } catch (error) {
       await orm.close(true);
       throw error;
     }
   }
   return orm;
+}
+
+/** Any number that is ours alone: the advisory lock two instances take before migrating one database. */
+const MIGRATION_LOCK = 726_341_001;
+
+/**
+ * Applies pending migrations while holding a session advisory lock, so instances starting together on an empty
+ * database migrate one after the other (the second finds nothing to do). PGlite has one owner, its data-folder lock.
+ */
+async function migrateUnderLock(orm: Orm, databaseUrl: string | undefined): Promise<void> {
+  if (!databaseUrl) {
+    await orm.migrator.up();
+    return;
+  }
+  const lock = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await orm.migrator.up();
+  } finally {
+    await lock.end();
+  }
 }
 
 function ormConfig(options: InitOrmOptions): Partial<Options> {
@@ -72,6 +96,12 @@ function ormConfig(options: InitOrmOptions): Partial<Options> {
   mkdirSync(dataDir, { recursive: true });
   // PGlite takes the cluster location as its database name; it creates the folder itself, but not its parents.
   return { ...shared, driver: PgliteDriver, dbName: join(dataDir, PGLITE_SUBDIR) };
+}
+
+/** The embedded database's own PGlite instance, to serve it to other clients (the job store); none on a server. */
+export async function embeddedPglite(orm: Orm): Promise<PGlite | undefined> {
+  if (!(orm.em.getConnection() instanceof PgliteConnection)) return undefined;
+  return (await (orm.em.getConnection() as unknown as PgliteConnection).getNativeClient()) as PGlite;
 }
 
 /** Readiness probe: a trivial round trip, bounded so a hung database reads as "not ready" quickly. */

@@ -11,6 +11,8 @@ export interface PagingStateStore {
   put(state: unknown): Promise<string>;
   /** The state stored under `id`, or undefined when unknown or expired. */
   get(id: string): Promise<unknown>;
+  /** Deletes every expired state (housekeeping); returns how many. */
+  sweep(): Promise<number>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -31,6 +33,10 @@ export function createPagingStateStore(orm: Orm, now: () => Date = () => new Dat
         new Date(at.getTime() + PAGING_STATE_TTL_MS).toISOString(),
       ]);
       return id;
+    },
+    async sweep() {
+      const rows = await connection.execute<{ id: string }[]>(`delete from "paging_state" where "expires_at" <= ? returning "id"`, [now().toISOString()], 'all');
+      return rows.length;
     },
     async get(id) {
       if (!UUID.test(id)) return undefined;

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { CreditsConflict, CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { IdentityError, type IdentityErrorKind } from '../../adapters/identity/identity-error.ts';
+import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resource-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
 import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
 
@@ -28,6 +29,13 @@ const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
   unknown_person: 'not_found',
   unknown_workspace: 'not_found',
   duplicate_email: 'conflict',
+};
+
+const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
+  not_found: 'not_found',
+  limit: 'conflict',
+  state: 'conflict',
+  destination: 'forbidden_destination',
 };
 
 /** HTTP statuses yoga itself answers a malformed request with, and their catalogue codes. */
@@ -74,6 +82,7 @@ export function toCatalogueError(error: unknown): GraphQLError {
   if (error instanceof UpstreamError) return fromUpstream(error);
   if (error instanceof CreditsRefusal) return fromCreditsRefusal(error);
   if (error instanceof CreditsConflict) return new ServiceError('conflict', { message: error.message });
+  if (error instanceof ResourceError) return new ServiceError(RESOURCE_ERROR_CODES[error.kind], { message: error.message, details: error.details });
   if (error instanceof IdentityError) return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details: { field: error.field } });
   console.error('[svc] unexpected error', error);
   return new ServiceError('internal_error');

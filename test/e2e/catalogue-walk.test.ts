@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../schema/catalogue/index.ts';
+import { EXAMPLE_MONITOR_ID } from '../../schema/catalogue/monitors.ts';
+import { EXAMPLE_DELIVERY_ID, EXAMPLE_WEBHOOK_ID } from '../../schema/catalogue/webhooks.ts';
 import { withFragments } from '../../schema/zod-graphql.ts';
 import { connectMcp } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -14,15 +16,30 @@ let key: string;
 
 beforeAll(async () => {
   // One key calls every operation three times: a ceiling the walk cannot reach (rate limits have their own suite).
-  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 1_000_000 } } });
+  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 1_000_000, maxMonitors: 1_000, maxWebhooks: 1_000 } } });
   ({ key } = await svc.newKey({ scopes: ['read:social', 'usage:read', 'monitors:write', 'webhooks:write'] }));
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-function restCall(op: (typeof OPERATIONS)[number]) {
+/**
+ * The example, with the ids that stand for the caller's own monitor, webhook or delivery replaced by ones made for
+ * this call (each call gets its own, since some examples delete what they name).
+ */
+async function exampleOf(op: (typeof OPERATIONS)[number]): Promise<Record<string, unknown>> {
   const example = { ...(op.example as Record<string, unknown>) };
+  if (example.id === EXAMPLE_MONITOR_ID) {
+    example.id = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'walk', target: { kind: 'search', keywords: 'rust' } } })).body.data.id;
+  } else if (example.id === EXAMPLE_WEBHOOK_ID || example.id === EXAMPLE_DELIVERY_ID) {
+    const webhookId = (await svc.request('POST', '/v1/webhooks', { key, body: { name: 'walk', url: 'https://hooks.example.com/walk' } })).body.data.id;
+    example.id = example.id === EXAMPLE_WEBHOOK_ID ? webhookId : (await svc.request('POST', `/v1/webhooks/${webhookId}/test`, { key })).body.data.id;
+  }
+  return example;
+}
+
+async function restCall(op: (typeof OPERATIONS)[number]) {
+  const example = await exampleOf(op);
   let path = op.rest.path;
   for (const [, name] of op.rest.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
     path = path.replace(`:${name}`, encodeURIComponent(String(example[name])));
@@ -50,7 +67,7 @@ describe('every catalogue operation answers on all three surfaces', () => {
   });
 
   it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over GraphQL', async (_id, op) => {
-    const res = await svc.graphql(withFragments(op.graphql.document), op.example as Record<string, unknown>, key);
+    const res = await svc.graphql(withFragments(op.graphql.document), await exampleOf(op), key);
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
     expect(res.body.data[op.graphql.field]).toBeDefined();
   });
@@ -58,7 +75,7 @@ describe('every catalogue operation answers on all three surfaces', () => {
   it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over MCP', async (_id, op) => {
     const client = await connectMcp(svc.url, key);
     try {
-      const result = await client.callTool({ name: op.tool, arguments: op.example as Record<string, unknown> });
+      const result = await client.callTool({ name: op.tool, arguments: await exampleOf(op) });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     } finally {
       await client.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTierTable, type TierOverrides } from '../../adapters/billing/tiers.ts';
 import { microblogClientOptionsFromEnv } from '../../adapters/microblog/microblog-config.ts';
+import { systemLookup, type DestinationPolicy } from '../../adapters/webhooks/destination.ts';
 import { startService, type RunningService, type StartOptions } from '../../service/start.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -30,6 +31,8 @@ export async function startTestService(
     env?: Record<string, string>;
     databaseUrlThrough?: (url: string) => string;
     tiers?: TierOverrides;
+    /** Where webhooks may deliver (default: http allowed, 127.0.0.1 allowed). */
+    webhookDestinations?: Partial<DestinationPolicy>;
     /** A second instance on another service's PostgreSQL database (it stays owned by that service). */
     shareDatabaseWith?: TestService;
   } = {},
@@ -49,6 +52,8 @@ export async function startTestService(
       demo: false,
       tiers: createTierTable(options.tiers),
       billing: true,
+      // Webhook receivers in tests listen on loopback, which the operator allows here explicitly.
+      webhookDestinations: { allowHttp: true, allowHosts: new Set(['127.0.0.1']), lookup: systemLookup, ...options.webhookDestinations },
       forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,
       microblogUpstream: microblogClientOptionsFromEnv(options.env ?? {}) ?? undefined,
     },

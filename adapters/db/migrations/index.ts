@@ -2,10 +2,14 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000_identity } from './Migration20261121000000_identity.ts';
 import { Migration20261121000100_billing } from './Migration20261121000100_billing.ts';
 import { Migration20261121000200_paging_state } from './Migration20261121000200_paging_state.ts';
+import { Migration20261124000000_jobs } from './Migration20261124000000_jobs.ts';
+import { Migration20261124000100_monitors_webhooks } from './Migration20261124000100_monitors_webhooks.ts';
 
 /** Every committed migration, in order; each domain appends its own (one line each). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000_identity', class: Migration20261121000000_identity },
   { name: 'Migration20261121000100_billing', class: Migration20261121000100_billing },
   { name: 'Migration20261121000200_paging_state', class: Migration20261121000200_paging_state },
+  { name: 'Migration20261124000000_jobs', class: Migration20261124000000_jobs },
+  { name: 'Migration20261124000100_monitors_webhooks', class: Migration20261124000100_monitors_webhooks },
 ];

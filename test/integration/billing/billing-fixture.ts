@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { billingDbFromOrm, type BillingDb } from '../../../adapters/billing/billing-sql.ts';
+import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 export interface BillingFixture {
   database: TestDatabase;
   orm: Orm;
-  db: BillingDb;
+  db: SqlDb;
   /** Another ORM (own pool) on the same database: a second service instance. */
   openInstance(): Promise<Orm>;
   createWorkspace(options: { freeGrant: boolean }): Promise<string>;
@@ -19,7 +19,7 @@ export interface BillingFixture {
 export async function openBillingFixture(): Promise<BillingFixture> {
   const database = await createTestDatabase();
   const orm = await initOrm({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-  const db = billingDbFromOrm(orm);
+  const db = sqlDbFromOrm(orm);
   const others: Orm[] = [];
   return {
     database,

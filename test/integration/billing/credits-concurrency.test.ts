@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingDbFromOrm } from '../../../adapters/billing/billing-sql.ts';
+import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { isCreditsRefusal } from '../../../adapters/billing/credits-refusal.ts';
 import { createCreditsService, type CreditsService } from '../../../adapters/billing/credits-service.ts';
 import { openBillingFixture, type BillingFixture } from './billing-fixture.ts';
@@ -114,7 +114,7 @@ describe('credits under concurrency', () => {
     // (one connection), so there the second instance is a second service on that connection.
     const otherOrm = fixture.database.backend === 'postgresql' ? await fixture.openInstance() : fixture.orm;
     const first = createCreditsService({ db: fixture.db });
-    const second = createCreditsService({ db: billingDbFromOrm(otherOrm) });
+    const second = createCreditsService({ db: sqlDbFromOrm(otherOrm) });
     const workspaceId = await fixture.createWorkspace({ freeGrant: false });
     await first.recordPurchase(workspaceId, { usdCents: 1_000, credits: 6_000 });
     const before = (await second.usage(workspaceId))!.balance;

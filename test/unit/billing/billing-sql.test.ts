@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bind, toInt } from '../../../adapters/billing/billing-sql.ts';
+import { bind, toInt } from '../../../adapters/db/sql.ts';
 
 describe('named SQL parameters', () => {
   it('binds :names in order, repeats included, and leaves ::casts alone', () => {

@@ -1,4 +1,4 @@
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from './orm.ts';
 
 /** One SQL statement with `?` placeholders. */
 export interface Statement {
@@ -24,16 +24,16 @@ export interface SqlRunner {
   all<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
-export interface BillingDb extends SqlRunner {
+export interface SqlDb extends SqlRunner {
   /** Commits when `work` resolves, rolls back when it throws. */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
 /**
- * Billing talks SQL through the ORM's own connection (the `pg` pool, or PGlite's single connection, which
+ * Stores talk SQL through the ORM's own connection (the `pg` pool, or PGlite's single connection, which
  * runs one transaction at a time), so it needs no pool of its own and runs unchanged on both drivers.
  */
-export function billingDbFromOrm(orm: Orm): BillingDb {
+export function sqlDbFromOrm(orm: Orm): SqlDb {
   const connection = orm.em.getConnection();
   return {
     all: <T extends object>(sql: string, params: readonly unknown[] = []) => connection.execute<T[]>(sql, params, 'all'),
@@ -52,7 +52,7 @@ export function run<T extends object>(runner: SqlRunner, statement: Statement): 
   return runner.all<T>(statement.sql, statement.params);
 }
 
-/** Bigint columns arrive as strings (pg) or bigints (PGlite); every figure billing handles fits a double exactly. */
+/** Bigint columns arrive as strings (pg) or bigints (PGlite); every figure stored fits a double exactly. */
 export function toInt(value: unknown): number {
   if (value === null || value === undefined) return 0;
   return typeof value === 'number' ? value : Number(value);

@@ -1,0 +1,18 @@
+/**
+ * Why a request on an account's own resources (monitors, webhooks, deliveries) was refused. The pipeline maps these
+ * onto the error catalogue: `not_found` → 404 naming the resource, `limit` and `state` → 409 (`details.limit` names
+ * the tier ceiling), `destination` → 400 naming `url`.
+ */
+export type ResourceErrorKind = 'not_found' | 'limit' | 'state' | 'destination';
+
+export class ResourceError extends Error {
+  readonly kind: ResourceErrorKind;
+  readonly details: Record<string, unknown>;
+
+  constructor(kind: ResourceErrorKind, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'ResourceError';
+    this.kind = kind;
+    this.details = details;
+  }
+}

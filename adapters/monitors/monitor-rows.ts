@@ -1,0 +1,111 @@
+import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus, RunStatus } from '../shapes/monitor-shapes.ts';
+import { toInt } from '../db/sql.ts';
+
+/** Rows as the database returns them, and their API objects. */
+
+export interface MonitorRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  target: unknown;
+  sources: unknown;
+  schedule: MonitorSchedule;
+  status: MonitorStatus;
+  webhook_id: string | null;
+  backfill: unknown;
+  baseline_at: unknown;
+  last_run_at: unknown;
+  next_run_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+export interface RunRow {
+  id: string;
+  monitor_id: string;
+  status: RunStatus;
+  trigger: 'schedule' | 'manual';
+  attempts: unknown;
+  started_at: unknown;
+  finished_at: unknown;
+  results_found: unknown;
+  new_results: unknown;
+  suppressed: unknown;
+  credits_used: unknown;
+  error_summary: string | null;
+  created_at: unknown;
+}
+
+export interface ResultRow {
+  id: string;
+  monitor_id: string;
+  item_type: 'post' | 'comment';
+  source: string;
+  external_id: string | null;
+  url: string;
+  title: string | null;
+  body: string | null;
+  author_handle: string | null;
+  community_name: string | null;
+  first_seen_at: unknown;
+}
+
+/** jsonb arrives parsed (pg) or as text (some drivers). */
+export function json<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+export function iso(value: unknown): string {
+  return (value instanceof Date ? value : new Date(String(value))).toISOString();
+}
+
+export function isoOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : iso(value);
+}
+
+export function toMonitor(row: MonitorRow): Monitor {
+  return {
+    id: row.id,
+    name: row.name,
+    target: json<Record<string, unknown>>(row.target),
+    sources: json<string[]>(row.sources),
+    schedule: row.schedule,
+    status: row.status,
+    webhookId: row.webhook_id,
+    lastRunAt: isoOrNull(row.last_run_at),
+    nextRunAt: isoOrNull(row.next_run_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toRun(row: RunRow): MonitorRun {
+  return {
+    id: row.id,
+    monitorId: row.monitor_id,
+    status: row.status,
+    startedAt: isoOrNull(row.started_at),
+    finishedAt: isoOrNull(row.finished_at),
+    resultsFound: toInt(row.results_found),
+    newResults: toInt(row.new_results),
+    creditsUsed: toInt(row.credits_used),
+    errorSummary: row.error_summary,
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function toResult(row: ResultRow): MonitorResult {
+  return {
+    id: row.id,
+    monitorId: row.monitor_id,
+    itemType: row.item_type,
+    source: row.source,
+    externalId: row.external_id,
+    url: row.url,
+    title: row.title,
+    body: row.body,
+    authorHandle: row.author_handle,
+    communityName: row.community_name,
+    firstSeenAt: iso(row.first_seen_at),
+  };
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { CreditsService, Reservation } from '../billing/credits-service.ts';
+import { CreditsRefusal } from '../billing/credits-refusal.ts';
+import { toInt, type SqlDb } from '../db/sql.ts';
+import { UpstreamError } from '../upstream/upstream-error.ts';
+import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
+import { planReads, type PlatformReaders } from './monitor-fetch.ts';
+import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
+import { toMonitor, toRun, type MonitorRow, type RunRow } from './monitor-rows.ts';
+import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
+
+export interface MonitorRunnerOptions {
+  db: SqlDb;
+  credits: CreditsService;
+  platforms: PlatformReaders;
+  clock: () => Date;
+  newEventId(): string;
+  /** A run retried this many times (its worker died each time) is marked failed. */
+  maxAttempts?: number;
+}
+
+export interface RunOutcome {
+  status: 'succeeded' | 'failed' | 'skipped' | 'already_finished';
+  /** Events written for webhooks, so the caller can deliver them now. */
+  events: number;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+const NEXT = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
+
+function describeFailure(error: unknown): string {
+  if (error instanceof CreditsRefusal) {
+    if (error.code === 'spending_paused') return 'spending_paused: spending is paused on this account; nothing was read or charged.';
+    if (error.code === 'insufficient_credits') return `insufficient_credits: the balance (${error.balance}) does not cover this run; nothing was charged.`;
+    return `credits_held: the account's credits are held by its calls in flight (available ${error.available}); nothing was charged.`;
+  }
+  if (error instanceof UpstreamError) return `upstream_${error.kind}: the ${error.platform} platform ${error.kind === 'unavailable' ? 'was unreachable' : `answered ${error.kind}`}; nothing was charged.`;
+  return 'internal_error: the run failed unexpectedly; nothing was charged.';
+}
+
+/**
+ * Executes one queued run: reads the target, keeps only what the monitor never saw, and commits in one transaction the
+ * results, the seen keys, the webhook events and the charge for what was read. A run whose worker died is run again:
+ * until that transaction commits nothing is recorded or charged (the credit hold expires), and after it the run is
+ * finished and not run again, so a run is never billed twice.
+ */
+export function createMonitorRunner(options: MonitorRunnerOptions) {
+  const { db, credits, clock } = options;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+
+  async function finish(runId: string, status: 'failed' | 'skipped', errorSummary: string, monitor?: MonitorRow): Promise<number> {
+    const now = clock();
+    return db.transaction(async (tx) => {
+      const [run] = await tx.all<RunRow>(
+        `update "monitor_run" set "status" = ?, "finished_at" = ?, "error_summary" = ? where "id" = ? and "status" in ('queued', 'running') returning *`,
+        [status, now.toISOString(), errorSummary, runId],
+      );
+      if (!run || !monitor || status !== 'failed' || !monitor.webhook_id) return 0;
+      const events = await eventsFor(tx, monitor, 'monitor.run.failed', [{ monitor: toMonitor(monitor), run: toRun(run) }], now);
+      await insertEvents(tx, events, now);
+      return events.length;
+    });
+  }
+
+  /** Events of one type for the monitor's webhook, if it is active and subscribed to that type. */
+  async function eventsFor(tx: { all: SqlDb['all'] }, monitor: MonitorRow, type: string, data: unknown[], at: Date): Promise<NewEvent[]> {
+    if (!monitor.webhook_id) return [];
+    const [hook] = await tx.all<{ events: unknown; status: string }>(`select "events", "status" from "webhook" where "id" = ?`, [monitor.webhook_id]);
+    const events: string[] = typeof hook?.events === 'string' ? JSON.parse(hook.events) : ((hook?.events as string[] | undefined) ?? []);
+    if (!hook || hook.status !== 'active' || !events.includes(type)) return [];
+    return data.map((item) => ({ webhookId: monitor.webhook_id as string, eventId: options.newEventId(), type, payload: { type, timestamp: at.toISOString(), data: item } }));
+  }
+
+  return {
+    async execute(runId: string): Promise<RunOutcome> {
+      const now = clock();
+      const [run] = await db.all<RunRow>(
+        `update "monitor_run" set "status" = 'running', "attempts" = "attempts" + 1, "started_at" = coalesce("started_at", ?)
+         where "id" = ? and "status" in ('queued', 'running') returning *`,
+        [now.toISOString(), runId],
+      );
+      if (!run) return { status: 'already_finished', events: 0 };
+      const [monitor] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [run.monitor_id]);
+      if (!monitor) return { status: 'skipped', events: await finish(runId, 'skipped', 'The monitor was deleted.') };
+      if (monitor.status !== 'active') return { status: 'skipped', events: await finish(runId, 'skipped', `The monitor is ${monitor.status}.`) };
+      if (toInt(run.attempts) > maxAttempts) {
+        return { status: 'failed', events: await finish(runId, 'failed', `worker_lost: the run was started ${maxAttempts} times without finishing; nothing was charged.`, monitor) };
+      }
+
+      const target = (typeof monitor.target === 'string' ? JSON.parse(monitor.target) : monitor.target) as MonitorTarget;
+      const sources = (typeof monitor.sources === 'string' ? JSON.parse(monitor.sources) : monitor.sources) as MonitorSource[];
+      const reads = planReads(target, sources, options.platforms);
+      let hold: Reservation | undefined;
+      try {
+        hold = await credits.admit(monitor.workspace_id, { minimumCredits: reads.length, reserveCredits: reads.reduce((sum, read) => sum + read.maxCredits, 0) });
+        const outcomes = await Promise.all(reads.map((read) => read.run()));
+        const cost = outcomes.reduce((sum, outcome) => sum + outcome.credits, 0);
+        if (cost > hold.credits) hold = await credits.extend(hold, cost - hold.credits);
+        const candidates = outcomes.flatMap((outcome) => outcome.candidates).sort((a, b) => b.createdAt - a.createdAt);
+        const events = await record(runId, monitor, candidates, hold, cost);
+        return { status: 'succeeded', events };
+      } catch (error) {
+        // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.
+        if (hold) await credits.release(hold).catch(() => undefined);
+        if (!(error instanceof CreditsRefusal) && !(error instanceof UpstreamError)) console.error('[svc] monitor run failed', error);
+        return { status: 'failed', events: await finish(runId, 'failed', describeFailure(error), monitor) };
+      }
+    },
+  };
+
+  /** Commits what the run found and charges for it, together. */
+  async function record(runId: string, monitor: MonitorRow, candidates: Candidate[], hold: Reservation, cost: number): Promise<number> {
+    const now = clock();
+    return db.transaction(async (tx) => {
+      // Serialises runs of one monitor, so two of them never both report the same new item.
+      await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [monitor.id]);
+      const [running] = await tx.all<{ id: string }>(`select "id" from "monitor_run" where "id" = ? and "status" = 'running' for update`, [runId]);
+      if (!running) throw new Error(`run ${runId} is no longer running`);
+      const keys = [...new Set(candidates.flatMap(keysOf))];
+      const seenRows = keys.length ? await tx.all<{ key: string }>(`select "key" from "monitor_seen" where "monitor_id" = ? and "key" in (select jsonb_array_elements_text(?::jsonb))`, [monitor.id, JSON.stringify(keys)]) : [];
+      const outcome = dedupe(candidates, new Set(seenRows.map((row) => row.key)));
+      const baseline = monitor.baseline_at === null || monitor.baseline_at === undefined;
+      // The first run reports nothing (what exists is the baseline), or the newest `backfill` items when asked.
+      const reported = baseline ? outcome.fresh.slice(0, toInt(monitor.backfill)) : outcome.fresh;
+      const seen = new Set(seenRows.map((row) => row.key));
+      const freshKeys = [...new Set(outcome.keys)].filter((key) => !seen.has(key));
+      if (freshKeys.length) {
+        await tx.all(`insert into "monitor_seen" ("monitor_id", "key", "first_seen_at") select ?, jsonb_array_elements_text(?::jsonb), ? on conflict do nothing`,
+          [monitor.id, JSON.stringify(freshKeys), now.toISOString()],);
+      }
+      const results = [];
+      for (const candidate of reported) {
+        const result = { id: randomUUID(), monitorId: monitor.id, ...candidate.result, firstSeenAt: now.toISOString() };
+        await tx.all(
+          `insert into "monitor_result" ("id", "monitor_id", "run_id", "item_type", "source", "external_id", "url", "title", "body", "author_handle", "community_name", "first_seen_at")
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [result.id, monitor.id, runId, result.itemType, result.source, result.externalId, result.url, result.title, result.body, result.authorHandle, result.communityName, result.firstSeenAt],
+        );
+        results.push(result);
+      }
+      const suppressed = { ...outcome.suppressed, ...(baseline && outcome.fresh.length > reported.length ? { baseline: outcome.fresh.length - reported.length } : {}) };
+      const { charged } = await credits.settle(hold, cost, tx);
+      const [run] = await tx.all<RunRow>(
+        `update "monitor_run" set "status" = 'succeeded', "finished_at" = ?, "results_found" = ?, "new_results" = ?, "suppressed" = ?::jsonb, "credits_used" = ?
+         where "id" = ? returning *`,
+        [now.toISOString(), candidates.length, results.length, JSON.stringify(suppressed), charged, runId],
+      );
+      const schedule = monitor.schedule;
+      const nextRunAt = schedule === 'manual' ? null : new Date(now.getTime() + NEXT[schedule]).toISOString();
+      const [updated] = await tx.all<MonitorRow>(
+        `update "monitor" set "last_run_at" = ?, "baseline_at" = coalesce("baseline_at", ?), "next_run_at" = case when "status" = 'active' then ?::timestamptz else null end where "id" = ? returning *`,
+        [now.toISOString(), now.toISOString(), nextRunAt, monitor.id],
+      );
+      const events = await eventsFor(
+        tx,
+        updated ?? monitor,
+        'monitor.result.created',
+        results.map((result) => ({ monitor: toMonitor(updated ?? monitor), run: toRun(run), result })),
+        now,
+      );
+      await insertEvents(tx, events, now);
+      return events.length;
+    });
+  }
+}
+
+export type MonitorRunner = ReturnType<typeof createMonitorRunner>;

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import type { Limits } from '../shapes/account-shapes.ts';
+import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus } from '../shapes/monitor-shapes.ts';
+import { toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
+import { ResourceError } from '../db/resource-error.ts';
+import { defaultSources, type MonitorTarget } from './monitor-targets.ts';
+import { toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
+
+/** The jobs layer as monitors need it: one schedule per monitor, and runs queued now. */
+export interface MonitorScheduler {
+  /** Creates, changes or (for `manual`) removes the monitor's schedule; returns when it next runs, or null. */
+  schedule(monitor: { id: string; schedule: MonitorSchedule }, from: Date): Promise<Date | null>;
+  unschedule(monitorId: string): Promise<void>;
+  /** Hands a queued run to a worker. */
+  enqueueRun(run: { id: string; monitorId: string }): Promise<void>;
+}
+
+export interface MonitorInput {
+  name: string;
+  target: Record<string, unknown>;
+  /** Default: the target kind's own sources. */
+  sources?: string[];
+  schedule: MonitorSchedule;
+  webhookId: string | null;
+  backfill: number;
+}
+
+export interface MonitorPatch {
+  name?: string;
+  target?: Record<string, unknown>;
+  sources?: string[];
+  schedule?: MonitorSchedule;
+  webhookId?: string | null;
+  status?: MonitorStatus;
+}
+
+export interface MonitorService {
+  create(workspaceId: string, input: MonitorInput): Promise<Monitor>;
+  get(workspaceId: string, id: string): Promise<Monitor>;
+  list(workspaceId: string, limit: number): Promise<Monitor[]>;
+  update(workspaceId: string, id: string, patch: MonitorPatch): Promise<Monitor>;
+  remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }>;
+  runs(workspaceId: string, id: string, limit: number): Promise<MonitorRun[]>;
+  results(workspaceId: string, id: string, limit: number): Promise<MonitorResult[]>;
+  /** Queues a run unless one is already queued (then that one is returned). */
+  runNow(workspaceId: string, id: string): Promise<{ jobId: string; queued: true }>;
+  /** Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires). */
+  queueScheduledRun(monitorId: string): Promise<{ id: string } | null>;
+}
+
+export interface MonitorServiceOptions {
+  db: SqlDb;
+  scheduler: MonitorScheduler;
+  limits(workspaceId: string): Promise<Limits | null>;
+  clock: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UNIQUE_VIOLATION = '23505';
+
+function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
+  return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return code === UNIQUE_VIOLATION || /duplicate key|unique constraint/i.test(String((error as Error).message));
+}
+
+export function createMonitorService(options: MonitorServiceOptions): MonitorService {
+  const { db, scheduler, clock } = options;
+
+  async function requireMonitor(runner: SqlRunner, workspaceId: string, id: string): Promise<MonitorRow> {
+    if (!UUID.test(id)) throw notFound('monitor', id);
+    const [row] = await runner.all<MonitorRow>(`select * from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+    if (!row) throw notFound('monitor', id);
+    return row;
+  }
+
+  async function requireWebhook(runner: SqlRunner, workspaceId: string, id: string | null | undefined): Promise<void> {
+    if (id === null || id === undefined) return;
+    const rows = UUID.test(id) ? await runner.all(`select 1 from "webhook" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]) : [];
+    if (!rows.length) throw notFound('webhook', id);
+  }
+
+  async function tierLimits(workspaceId: string): Promise<Limits> {
+    const limits = await options.limits(workspaceId);
+    if (!limits) throw notFound('monitor', workspaceId);
+    return limits;
+  }
+
+  function checkSchedule(limits: Limits, schedule: MonitorSchedule | undefined): void {
+    if (schedule === 'hourly' && !limits.hourlySchedules) {
+      throw new ResourceError('limit', `The ${limits.tier} tier does not include hourly schedules; daily and weekly are on every tier.`, {
+        limit: 'hourlySchedules',
+        tier: limits.tier,
+      });
+    }
+  }
+
+  /** Schedules an active monitor and records when it next runs; anything else has no schedule. */
+  async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
+    const nextRunAt = row.status === 'active' ? await scheduler.schedule({ id: row.id, schedule: row.schedule }, clock()) : (await scheduler.unschedule(row.id), null);
+    const [updated] = await db.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
+    return updated ?? row;
+  }
+
+  /** Inserts a queued run, or finds the one already queued: the partial unique index makes this atomic. */
+  async function queueRun(monitorId: string, trigger: 'schedule' | 'manual'): Promise<{ id: string; created: boolean }> {
+    const id = randomUUID();
+    try {
+      await db.all(`insert into "monitor_run" ("id", "monitor_id", "status", "trigger", "created_at") values (?, ?, 'queued', ?, ?)`, [id, monitorId, trigger, clock().toISOString()]);
+      return { id, created: true };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const [queued] = await db.all<{ id: string }>(`select "id" from "monitor_run" where "monitor_id" = ? and "status" = 'queued'`, [monitorId]);
+      if (queued) return { id: queued.id, created: false };
+      // The queued run started between the insert and the read: queue again.
+      return queueRun(monitorId, trigger);
+    }
+  }
+
+  async function queueAndDispatch(monitorId: string, trigger: 'schedule' | 'manual'): Promise<string> {
+    const run = await queueRun(monitorId, trigger);
+    // Dispatched again when it already existed: a lost hand-over (a crash after the insert) is repaired by the next call.
+    await scheduler.enqueueRun({ id: run.id, monitorId });
+    return run.id;
+  }
+
+  return {
+    async create(workspaceId, input) {
+      const limits = await tierLimits(workspaceId);
+      checkSchedule(limits, input.schedule);
+      const now = clock().toISOString();
+      const id = randomUUID();
+      const row = await db.transaction(async (tx) => {
+        // One creation at a time per workspace, so two concurrent creations cannot both pass the ceiling.
+        await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-create:' || ?))`, [workspaceId]);
+        const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "monitor" where "workspace_id" = ?`, [workspaceId]);
+        if (toInt(count) >= limits.maxMonitors) {
+          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxMonitors} monitors; delete one or buy credits to raise the tier.`, {
+            limit: 'maxMonitors',
+            maxMonitors: limits.maxMonitors,
+            tier: limits.tier,
+          });
+        }
+        await requireWebhook(tx, workspaceId, input.webhookId);
+        const [created] = await tx.all<MonitorRow>(
+          `insert into "monitor" ("id", "workspace_id", "name", "target", "sources", "schedule", "status", "webhook_id", "backfill", "created_at", "updated_at")
+           values (?, ?, ?, ?::jsonb, ?::jsonb, ?, 'active', ?, ?, ?, ?) returning *`,
+          [id, workspaceId, input.name, JSON.stringify(input.target), JSON.stringify(input.sources ?? defaultSources(input.target as MonitorTarget)), input.schedule, input.webhookId, input.backfill, now, now],
+        );
+        return created;
+      });
+      const scheduled = await applySchedule(row);
+      // The first run records the baseline (or the backfill) at once, so the next one reports only what is new.
+      await queueAndDispatch(id, 'manual');
+      return toMonitor(scheduled);
+    },
+
+    async get(workspaceId, id) {
+      return toMonitor(await requireMonitor(db, workspaceId, id));
+    },
+
+    async list(workspaceId, limit) {
+      const rows = await db.all<MonitorRow>(`select * from "monitor" where "workspace_id" = ? order by "created_at" desc, "id" limit ?`, [workspaceId, limit]);
+      return rows.map(toMonitor);
+    },
+
+    async update(workspaceId, id, patch) {
+      const current = await requireMonitor(db, workspaceId, id);
+      if (patch.schedule !== undefined) checkSchedule(await tierLimits(workspaceId), patch.schedule);
+      await requireWebhook(db, workspaceId, patch.webhookId);
+      const next = {
+        name: patch.name ?? current.name,
+        target: JSON.stringify(patch.target ?? current.target),
+        sources: JSON.stringify(patch.sources ?? current.sources),
+        schedule: patch.schedule ?? current.schedule,
+        status: patch.status ?? current.status,
+        webhookId: patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
+      };
+      const [row] = await db.all<MonitorRow>(
+        `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?
+         where "id" = ? and "workspace_id" = ? returning *`,
+        [next.name, next.target, next.sources, next.schedule, next.status, next.webhookId, clock().toISOString(), id, workspaceId],
+      );
+      if (!row) throw notFound('monitor', id);
+      const changesSchedule = patch.schedule !== undefined || patch.status !== undefined;
+      return toMonitor(changesSchedule ? await applySchedule(row) : row);
+    },
+
+    async remove(workspaceId, id) {
+      await requireMonitor(db, workspaceId, id);
+      await scheduler.unschedule(id);
+      await db.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+      return { id, deleted: true };
+    },
+
+    async runs(workspaceId, id, limit) {
+      await requireMonitor(db, workspaceId, id);
+      const rows = await db.all<RunRow>(`select * from "monitor_run" where "monitor_id" = ? order by "created_at" desc, "id" desc limit ?`, [id, limit]);
+      return rows.map(toRun);
+    },
+
+    async results(workspaceId, id, limit) {
+      await requireMonitor(db, workspaceId, id);
+      const rows = await db.all<ResultRow>(`select * from "monitor_result" where "monitor_id" = ? order by "first_seen_at" desc, "id" desc limit ?`, [id, limit]);
+      return rows.map(toResult);
+    },
+
+    async runNow(workspaceId, id) {
+      const monitor = await requireMonitor(db, workspaceId, id);
+      if (monitor.status !== 'active') {
+        throw new ResourceError('state', `The monitor is ${monitor.status}: set its status to active to run it.`, { status: monitor.status });
+      }
+      return { jobId: await queueAndDispatch(id, 'manual'), queued: true };
+    },
+
+    async queueScheduledRun(monitorId) {
+      const [monitor] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [monitorId]);
+      if (!monitor || monitor.status !== 'active') return null;
+      return { id: await queueAndDispatch(monitorId, 'schedule') };
+    },
+  };
+}

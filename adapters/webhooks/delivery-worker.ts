@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlDb } from '../db/sql.ts';
+import { toInt } from '../db/sql.ts';
+import type { DeliveryRow, WebhookRow, WebhookSecrets } from './webhook-service.ts';
+import { iso, json } from '../monitors/monitor-rows.ts';
+
+/** What one attempt to POST an event gave. */
+export interface AttemptOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  /** From a `Retry-After` answer, already bounded. */
+  retryAfterMs: number | null;
+}
+
+/** Sends one signed event to a URL (the SSRF-safe sender). */
+export type SendEvent = (request: { url: string; secret: string; eventId: string; timestamp: Date; body: string }) => Promise<AttemptOutcome>;
+
+/** What follows an attempt: the retry schedule, `Retry-After`, 410, and the rule that disables a failing webhook. */
+export interface DeliveryPolicy {
+  succeeded(outcome: AttemptOutcome): boolean;
+  /** When to try again after the `attempts`-th failed attempt; null when retries are exhausted. */
+  nextAttemptAt(attempts: number, outcome: AttemptOutcome, now: Date): Date | null;
+  /** Whether this failure disables the webhook (410 at once, or failing for too long). */
+  disables(outcome: AttemptOutcome, failingSince: Date, now: Date): boolean;
+}
+
+export type AttemptTrigger = 'scheduled' | 'manual' | 'redeliver' | 'test';
+
+export interface DeliveryWorkerOptions {
+  db: SqlDb;
+  secrets: WebhookSecrets;
+  send: SendEvent;
+  policy: DeliveryPolicy;
+  clock: () => Date;
+  /** How long a claimed delivery is held by its worker before another may take it (longer than an attempt). */
+  leaseMs?: number;
+}
+
+export interface DeliveryWorker {
+  /** Attempts every due delivery it can claim (at most `batch`); returns how many attempts it made. */
+  drain(batch?: number): Promise<number>;
+  /** Attempts one delivery now, whatever its schedule (test, redeliver). */
+  attemptNow(deliveryId: string, trigger: AttemptTrigger): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 60_000;
+
+type ClaimedRow = DeliveryRow & Pick<WebhookRow, 'url' | 'secret_ciphertext' | 'failing_since'> & { webhook_status: WebhookRow['status'] };
+
+/**
+ * Delivers the outbox. A due delivery is claimed by pushing its `next_attempt_at` past a lease (`FOR UPDATE SKIP
+ * LOCKED`), so two workers never attempt it at once; a worker that dies mid-attempt leaves the lease to expire and the
+ * delivery is attempted again with the same event id. Every attempt is recorded before the delivery moves on.
+ */
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, clock } = options;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+
+  async function claimDue(batch: number): Promise<ClaimedRow[]> {
+    const now = clock();
+    return db.all<ClaimedRow>(
+      `with due as (
+         select d."id" from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id"
+         where d."status" in ('pending', 'retrying') and d."next_attempt_at" <= ? and w."status" = 'active'
+         order by d."next_attempt_at" limit ? for update of d skip locked
+       )
+       update "webhook_delivery" d set "next_attempt_at" = ? from due, "webhook" w
+       where d."id" = due."id" and w."id" = d."webhook_id"
+       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."status" as "webhook_status"`,
+      [now.toISOString(), batch, new Date(now.getTime() + leaseMs).toISOString()],
+    );
+  }
+
+  /** Takes one delivery now; one still in the schedule is leased so no scheduled attempt runs beside this one. */
+  async function claimOne(deliveryId: string): Promise<ClaimedRow | undefined> {
+    const lease = new Date(clock().getTime() + leaseMs).toISOString();
+    const [row] = await db.all<ClaimedRow>(
+      `update "webhook_delivery" d set "next_attempt_at" = case when d."status" in ('pending', 'retrying') then ?::timestamptz else d."next_attempt_at" end
+       from "webhook" w where w."id" = d."webhook_id" and d."id" = ?
+       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."status" as "webhook_status"`,
+      [lease, deliveryId],
+    );
+    return row;
+  }
+
+  async function attempt(row: ClaimedRow, trigger: AttemptTrigger): Promise<void> {
+    const payload = json<unknown>(row.payload);
+    const outcome = await options.send({
+      url: row.url,
+      secret: options.secrets.decrypt(row.secret_ciphertext),
+      eventId: row.event_id,
+      timestamp: clock(),
+      body: JSON.stringify(payload),
+    });
+    const now = clock();
+    const number = toInt(row.attempts) + 1;
+    const ok = options.policy.succeeded(outcome);
+    const failingSince = row.failing_since ? new Date(iso(row.failing_since)) : now;
+    const disable = !ok && options.policy.disables(outcome, failingSince, now);
+    // A redelivery that fails leaves a finished delivery as it was: it is one more attempt, not a new schedule.
+    const finished = trigger === 'redeliver' && (row.status === 'succeeded' || row.status === 'failed');
+    const next = ok || disable || finished ? null : options.policy.nextAttemptAt(number, outcome, now);
+    const status = ok ? 'succeeded' : finished ? row.status : next ? 'retrying' : 'failed';
+    await db.transaction(async (tx) => {
+      await tx.all(
+        `insert into "webhook_attempt" ("id", "delivery_id", "number", "trigger", "status_code", "error", "duration_ms", "response_excerpt", "created_at")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [randomUUID(), row.id, number, trigger, outcome.statusCode, outcome.error, Math.round(outcome.durationMs), outcome.responseExcerpt, now.toISOString()],
+      );
+      await tx.all(
+        `update "webhook_delivery" set "attempts" = ?, "status" = ?, "last_status_code" = ?, "last_error" = ?,
+           "delivered_at" = case when ? then ?::timestamptz else "delivered_at" end, "next_attempt_at" = ?
+         where "id" = ?`,
+        [number, status, outcome.statusCode, outcome.error, ok, now.toISOString(), next?.toISOString() ?? null, row.id],
+      );
+      if (ok) {
+        await tx.all(`update "webhook" set "failure_count" = 0, "failing_since" = null where "id" = ?`, [row.webhook_id]);
+      } else {
+        await tx.all(
+          `update "webhook" set "failure_count" = "failure_count" + 1, "failing_since" = coalesce("failing_since", ?::timestamptz),
+             "status" = case when ? then 'disabled' else "status" end,
+             "disabled_at" = case when ? then ?::timestamptz else "disabled_at" end,
+             "updated_at" = case when ? then ?::timestamptz else "updated_at" end
+           where "id" = ?`,
+          [now.toISOString(), disable, disable, now.toISOString(), disable, now.toISOString(), row.webhook_id],
+        );
+      }
+    });
+  }
+
+  return {
+    async drain(batch = 20) {
+      const claimed = await claimDue(batch);
+      await Promise.all(claimed.map((row) => attempt(row, 'scheduled')));
+      return claimed.length;
+    },
+    async attemptNow(deliveryId, trigger) {
+      const row = await claimOne(deliveryId);
+      if (row) await attempt(row, trigger);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+
+/** Where webhooks may be delivered: the operator may allow plain http and name hosts that skip the address rule. */
+export interface DestinationPolicy {
+  allowHttp: boolean;
+  /** Host names or literal addresses (lower case) allowed whatever they resolve to; tests use loopback receivers. */
+  allowHosts: ReadonlySet<string>;
+  /** Name resolution, injectable so tests can make a name resolve differently at creation and at delivery. */
+  lookup: (hostname: string) => Promise<string[]>;
+}
+
+export async function systemLookup(hostname: string): Promise<string[]> {
+  return (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+/** `SVC_WEBHOOK_ALLOW_HOSTS` (comma-separated) and `SVC_WEBHOOK_ALLOW_HTTP` (`true`): operator settings. */
+export function destinationPolicyFromEnv(env: Record<string, string | undefined>): DestinationPolicy {
+  const hosts = (env.SVC_WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);
+  return { allowHttp: env.SVC_WEBHOOK_ALLOW_HTTP === 'true', allowHosts: new Set(hosts), lookup: systemLookup };
+}
+
+/**
+ * Only public unicast addresses are permitted: never loopback, private, link-local (cloud metadata included), shared
+ * (CGNAT), unique-local, multicast, broadcast, unspecified or reserved ones. An IPv4-mapped IPv6 address is judged as
+ * the IPv4 address it carries.
+ */
+export function forbiddenAddress(address: string): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  return range === 'unicast' ? null : `${address} is a ${range} address`;
+}
+
+/** The URL's host as an address literal, or null for a name. */
+function literalAddress(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(bare) ? bare : null;
+}
+
+function allowed(policy: DestinationPolicy, hostname: string): boolean {
+  return policy.allowHosts.has(hostname.replace(/^\[|\]$/g, '').toLowerCase());
+}
+
+/**
+ * The check at creation: scheme, then the literal address or every address the name resolves to. A name that does
+ * not resolve yet is accepted (it is checked again, on the connection used, at every delivery).
+ */
+export async function checkDestination(policy: DestinationPolicy, raw: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return { ok: false, reason: policy.allowHttp ? 'only http and https URLs' : 'only https URLs' };
+  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL' };
+  if (allowed(policy, url.hostname)) return { ok: true };
+  const literal = literalAddress(url.hostname);
+  if (literal) {
+    const reason = forbiddenAddress(literal);
+    return reason ? { ok: false, reason } : { ok: true };
+  }
+  let addresses: string[];
+  try {
+    addresses = await policy.lookup(url.hostname);
+  } catch {
+    return { ok: true };
+  }
+  for (const address of addresses) {
+    const reason = forbiddenAddress(address);
+    if (reason) return { ok: false, reason: `${url.hostname} resolves to ${reason.replace(`${address} is `, `${address}, `)}` };
+  }
+  return { ok: true };
+}
+
+/** For the connection a delivery opens: the host's addresses, refused when any is forbidden (DNS rebinding included). */
+export async function permittedAddresses(policy: DestinationPolicy, hostname: string): Promise<string[]> {
+  const literal = literalAddress(hostname);
+  const addresses = literal ? [literal] : await policy.lookup(hostname);
+  if (allowed(policy, hostname)) return addresses;
+  for (const address of addresses) {
+    const reason = forbiddenAddress(address);
+    if (reason) throw new Error(`forbidden destination: ${reason}`);
+  }
+  return addresses;
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import type { Limits } from '../shapes/account-shapes.ts';
+import type { CreatedWebhook, Webhook, WebhookAttempt, WebhookDelivery, WebhookDeliveryDetail } from '../shapes/webhook-shapes.ts';
+import { toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
+import { ResourceError } from '../db/resource-error.ts';
+import { iso, isoOrNull, json } from '../monitors/monitor-rows.ts';
+
+/** Signing secrets: made here, stored encrypted, decrypted only to sign. */
+export interface WebhookSecrets {
+  generate(): string;
+  encrypt(secret: string): string;
+  decrypt(ciphertext: string): string;
+}
+
+/** Whether a URL is a permitted destination; the reason says why not (a 400 naming `url`). */
+export type DestinationCheck = (url: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
+
+/** Raises an event for one webhook: a delivery row, written in the caller's transaction (the durable outbox). */
+export interface NewEvent {
+  webhookId: string;
+  eventId: string;
+  type: string;
+  payload: unknown;
+}
+
+export interface WebhookRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  url: string;
+  status: 'active' | 'disabled';
+  events: unknown;
+  secret_ciphertext: string;
+  failure_count: unknown;
+  failing_since: unknown;
+  disabled_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+export interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: unknown;
+  status: WebhookDelivery['status'];
+  attempts: unknown;
+  last_status_code: unknown;
+  last_error: string | null;
+  delivered_at: unknown;
+  next_attempt_at: unknown;
+  created_at: unknown;
+}
+
+interface AttemptRow {
+  number: unknown;
+  trigger: WebhookAttempt['trigger'];
+  status_code: unknown;
+  error: string | null;
+  duration_ms: unknown;
+  response_excerpt: string | null;
+  created_at: unknown;
+}
+
+function toAttempt(row: AttemptRow): WebhookAttempt {
+  return {
+    number: toInt(row.number),
+    trigger: row.trigger,
+    statusCode: row.status_code === null || row.status_code === undefined ? null : toInt(row.status_code),
+    error: row.error,
+    durationMs: toInt(row.duration_ms),
+    responseExcerpt: row.response_excerpt,
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    status: row.status,
+    events: json<string[]>(row.events),
+    failureCount: toInt(row.failure_count),
+    disabledAt: isoOrNull(row.disabled_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: toInt(row.attempts),
+    lastStatusCode: row.last_status_code === null || row.last_status_code === undefined ? null : toInt(row.last_status_code),
+    lastError: row.last_error,
+    deliveredAt: isoOrNull(row.delivered_at),
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** Writes events as pending deliveries in the given transaction. */
+export async function insertEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date, firstAttemptAt: Date = at): Promise<void> {
+  for (const event of events) {
+    await tx.all(
+      `insert into "webhook_delivery" ("id", "webhook_id", "event_id", "event_type", "payload", "status", "next_attempt_at", "created_at")
+       values (?, ?, ?, ?, ?::jsonb, 'pending', ?, ?) on conflict ("webhook_id", "event_id") do nothing`,
+      [randomUUID(), event.webhookId, event.eventId, event.type, JSON.stringify(event.payload), firstAttemptAt.toISOString(), at.toISOString()],
+    );
+  }
+}
+
+export interface WebhookPatch {
+  name?: string;
+  url?: string;
+  events?: string[];
+  status?: 'active' | 'disabled';
+}
+
+export interface WebhookService {
+  create(workspaceId: string, input: { name: string; url: string; events: string[] }): Promise<CreatedWebhook>;
+  get(workspaceId: string, id: string): Promise<Webhook>;
+  list(workspaceId: string, limit: number): Promise<Webhook[]>;
+  update(workspaceId: string, id: string, patch: WebhookPatch): Promise<Webhook>;
+  remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }>;
+  deliveries(workspaceId: string, options: { limit: number; webhookId?: string }): Promise<WebhookDelivery[]>;
+  /** One delivery with every attempt made. */
+  delivery(workspaceId: string, deliveryId: string): Promise<WebhookDeliveryDetail>;
+  /** Sends a signed `webhook.test` event now; the delivery it made. */
+  test(workspaceId: string, id: string): Promise<WebhookDelivery>;
+  /** Attempts a past delivery again now, with the same event id, signed with the current secret. */
+  redeliver(workspaceId: string, deliveryId: string): Promise<WebhookDelivery>;
+}
+
+export interface WebhookServiceOptions {
+  db: SqlDb;
+  secrets: WebhookSecrets;
+  checkDestination: DestinationCheck;
+  limits(workspaceId: string): Promise<Limits | null>;
+  /** Attempts a delivery now (the jobs layer), recording the attempt under `trigger`; resolves once it is recorded. */
+  deliverNow(deliveryId: string, trigger: 'manual' | 'redeliver' | 'test'): Promise<void>;
+  newEventId(): string;
+  clock: () => Date;
+}
+
+/** Longer than an attempt's timeout. */
+const TEST_LEASE_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function notFound(resource: 'webhook' | 'delivery', id: string): ResourceError {
+  return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
+}
+
+function forbidden(reason: string): ResourceError {
+  return new ResourceError('destination', `The URL is not a permitted destination: ${reason}.`, { field: 'url', reason });
+}
+
+export function createWebhookService(options: WebhookServiceOptions): WebhookService {
+  const { db, clock } = options;
+
+  async function requireWebhook(runner: SqlRunner, workspaceId: string, id: string): Promise<WebhookRow> {
+    if (!UUID.test(id)) throw notFound('webhook', id);
+    const [row] = await runner.all<WebhookRow>(`select * from "webhook" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+    if (!row) throw notFound('webhook', id);
+    return row;
+  }
+
+  async function permitted(url: string): Promise<void> {
+    const verdict = await options.checkDestination(url);
+    if (!verdict.ok) throw forbidden(verdict.reason);
+  }
+
+  async function deliveryOf(id: string): Promise<WebhookDelivery> {
+    const [row] = await db.all<DeliveryRow>(`select * from "webhook_delivery" where "id" = ?`, [id]);
+    return toDelivery(row);
+  }
+
+  async function requireDelivery(workspaceId: string, deliveryId: string): Promise<void> {
+    const rows = UUID.test(deliveryId)
+      ? await db.all(`select 1 from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id" where d."id" = ? and w."workspace_id" = ?`, [deliveryId, workspaceId])
+      : [];
+    if (!rows.length) throw notFound('delivery', deliveryId);
+  }
+
+  return {
+    async create(workspaceId, input) {
+      await permitted(input.url);
+      const limits = await options.limits(workspaceId);
+      if (!limits) throw notFound('webhook', workspaceId);
+      const secret = options.secrets.generate();
+      const now = clock().toISOString();
+      const row = await db.transaction(async (tx) => {
+        // One creation at a time per workspace, so two concurrent creations cannot both pass the ceiling.
+        await tx.all(`select pg_advisory_xact_lock(hashtext('webhook-create:' || ?))`, [workspaceId]);
+        const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "webhook" where "workspace_id" = ?`, [workspaceId]);
+        if (toInt(count) >= limits.maxWebhooks) {
+          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxWebhooks} webhooks; delete one or buy credits to raise the tier.`, {
+            limit: 'maxWebhooks',
+            maxWebhooks: limits.maxWebhooks,
+            tier: limits.tier,
+          });
+        }
+        const [created] = await tx.all<WebhookRow>(
+          `insert into "webhook" ("id", "workspace_id", "name", "url", "status", "events", "secret_ciphertext", "created_at", "updated_at")
+           values (?, ?, ?, ?, 'active', ?::jsonb, ?, ?, ?) returning *`,
+          [randomUUID(), workspaceId, input.name, input.url, JSON.stringify(input.events), options.secrets.encrypt(secret), now, now],
+        );
+        return created;
+      });
+      return { ...toWebhook(row), secret };
+    },
+
+    async get(workspaceId, id) {
+      return toWebhook(await requireWebhook(db, workspaceId, id));
+    },
+
+    async list(workspaceId, limit) {
+      const rows = await db.all<WebhookRow>(`select * from "webhook" where "workspace_id" = ? order by "created_at" desc, "id" limit ?`, [workspaceId, limit]);
+      return rows.map(toWebhook);
+    },
+
+    async update(workspaceId, id, patch) {
+      const current = await requireWebhook(db, workspaceId, id);
+      if (patch.url !== undefined) await permitted(patch.url);
+      const now = clock().toISOString();
+      const reactivated = patch.status === 'active' && current.status !== 'active';
+      const disabled = patch.status === 'disabled' && current.status !== 'disabled';
+      const [row] = await db.all<WebhookRow>(
+        `update "webhook" set "name" = ?, "url" = ?, "events" = ?::jsonb, "status" = ?,
+           "failure_count" = case when ? then 0 else "failure_count" end,
+           "failing_since" = case when ? then null else "failing_since" end,
+           "disabled_at" = case when ? then null when ? then ?::timestamptz else "disabled_at" end,
+           "updated_at" = ?
+         where "id" = ? and "workspace_id" = ? returning *`,
+        [
+          patch.name ?? current.name,
+          patch.url ?? current.url,
+          JSON.stringify(patch.events ?? json<string[]>(current.events)),
+          patch.status ?? current.status,
+          reactivated,
+          reactivated,
+          reactivated,
+          disabled,
+          now,
+          now,
+          id,
+          workspaceId,
+        ],
+      );
+      return toWebhook(row);
+    },
+
+    async remove(workspaceId, id) {
+      await requireWebhook(db, workspaceId, id);
+      // Monitors keep running without it: their webhookId becomes null (the foreign key's ON DELETE SET NULL).
+      await db.all(`delete from "webhook" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+      return { id, deleted: true };
+    },
+
+    async deliveries(workspaceId, { limit, webhookId }) {
+      if (webhookId !== undefined) await requireWebhook(db, workspaceId, webhookId);
+      const rows = await db.all<DeliveryRow>(
+        `select d.* from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id"
+         where w."workspace_id" = ? and (?::uuid is null or d."webhook_id" = ?::uuid)
+         order by d."created_at" desc, d."id" desc limit ?`,
+        [workspaceId, webhookId ?? null, webhookId ?? null, limit],
+      );
+      return rows.map(toDelivery);
+    },
+
+    async test(workspaceId, id) {
+      const webhook = await requireWebhook(db, workspaceId, id);
+      if (webhook.status !== 'active') throw new ResourceError('state', 'The webhook is disabled: set its status to active to send it anything.', { status: webhook.status });
+      const at = clock();
+      const eventId = options.newEventId();
+      const payload = { type: 'webhook.test', timestamp: at.toISOString(), data: { webhook: toWebhook(webhook) } };
+      // Due only after a lease: the attempt made here is the first, and the schedule takes over if this process dies.
+      await insertEvents(db, [{ webhookId: webhook.id, eventId, type: 'webhook.test', payload }], at, new Date(at.getTime() + TEST_LEASE_MS));
+      const [row] = await db.all<{ id: string }>(`select "id" from "webhook_delivery" where "webhook_id" = ? and "event_id" = ?`, [webhook.id, eventId]);
+      await options.deliverNow(row.id, 'test');
+      return deliveryOf(row.id);
+    },
+
+    async delivery(workspaceId, deliveryId) {
+      await requireDelivery(workspaceId, deliveryId);
+      const attempts = await db.all<AttemptRow>(`select * from "webhook_attempt" where "delivery_id" = ? order by "number"`, [deliveryId]);
+      return { ...(await deliveryOf(deliveryId)), attemptLog: attempts.map(toAttempt) };
+    },
+
+    async redeliver(workspaceId, deliveryId) {
+      await requireDelivery(workspaceId, deliveryId);
+      await options.deliverNow(deliveryId, 'redeliver');
+      return deliveryOf(deliveryId);
+    },
+  };
+}

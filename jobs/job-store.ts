@@ -1,0 +1,79 @@
+import { createServer } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import { Agenda } from 'agenda';
+import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
+
+export interface JobStoreOptions {
+  /** `postgres://…`: the service's own database holds the jobs. */
+  databaseUrl?: string;
+  /** The embedded database, served to the job store over a loopback PostgreSQL-protocol socket. */
+  pglite?: PGlite;
+  /** `mongodb://…`: the jobs live in MongoDB instead (the design's production choice). */
+  mongodbUrl?: string;
+  /** How often a worker looks for due jobs when no notification wakes it. */
+  processEvery?: number;
+  /** A job whose worker stopped touching it for this long is taken by another worker. */
+  lockLifetimeMs?: number;
+}
+
+export interface JobStore {
+  agenda: Agenda;
+  backend: 'postgresql' | 'pglite' | 'mongodb';
+  close(drainMs: number): Promise<void>;
+}
+
+/** Pool connections each worker opens to the job store; the PGlite socket must accept all of them. */
+const POOL_MAX = 4;
+
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The job store is configuration: MongoDB when a URL is given, otherwise the service's PostgreSQL (or its embedded
+ * PGlite through a socket). Tables come from the service's migrations; workers never create them.
+ */
+export async function openJobStore(options: JobStoreOptions): Promise<JobStore> {
+  const lockLifetime = options.lockLifetimeMs ?? 120_000;
+  if (options.mongodbUrl) {
+    const backend = new MongoBackend({ address: options.mongodbUrl, collection: 'jobs' });
+    const agenda = new Agenda({ backend, processEvery: options.processEvery ?? 2_000, defaultLockLifetime: lockLifetime });
+    return { agenda, backend: 'mongodb', close: async (drainMs) => void (await agenda.drain({ timeout: drainMs, closeConnection: true })) };
+  }
+  let socket: PGLiteSocketServer | undefined;
+  let connectionString = options.databaseUrl;
+  if (!connectionString) {
+    if (!options.pglite) throw new Error('openJobStore needs a database URL, a PGlite instance or a MongoDB URL');
+    const port = await freeLoopbackPort();
+    socket = new PGLiteSocketServer({ db: options.pglite, host: '127.0.0.1', port, maxConnections: POOL_MAX + 1 });
+    await socket.start();
+    connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  }
+  const backend = new PostgresBackend({
+    connectionString,
+    poolConfig: { max: POOL_MAX },
+    tableName: JOBS_TABLE,
+    ensureSchema: false,
+    // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead.
+    disableNotifications: Boolean(socket),
+  });
+  const agenda = new Agenda({ backend, processEvery: options.processEvery ?? (socket ? 1_000 : 5_000), defaultLockLifetime: lockLifetime });
+  return {
+    agenda,
+    backend: socket ? 'pglite' : 'postgresql',
+    async close(drainMs) {
+      await agenda.drain({ timeout: drainMs, closeConnection: true });
+      await socket?.stop();
+    },
+  };
+}

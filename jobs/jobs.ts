@@ -1,0 +1,103 @@
+import type { Agenda, Job } from 'agenda';
+import type { MonitorScheduler, MonitorService } from '../adapters/monitors/monitor-service.ts';
+import type { MonitorRunner } from '../adapters/monitors/monitor-runner.ts';
+import type { AttemptTrigger, DeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
+
+/** Job names: one schedule per monitor, one job per queued run, the delivery sweep and housekeeping. */
+export const JOB = {
+  monitorSchedule: 'monitor.schedule',
+  monitorRun: 'monitor.run',
+  deliveries: 'webhook.deliveries',
+  housekeeping: 'housekeeping',
+} as const;
+
+const INTERVAL_MS = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
+
+export interface JobsOptions {
+  agenda: Agenda;
+  runner: MonitorRunner;
+  deliveries: DeliveryWorker;
+  /** Set once the monitor service exists (it needs this scheduler to be built). */
+  monitors: () => MonitorService;
+  /** Periodic clean-up: expired credit holds, expired paging state, runs whose hand-over to a worker was lost. */
+  housekeeping: () => Promise<void>;
+  onError: (error: unknown, job: string) => void;
+  /** How often due webhook deliveries are swept (retries come due on their own schedule). */
+  deliverySweepMs?: number;
+}
+
+export interface Jobs extends MonitorScheduler {
+  start(): Promise<void>;
+  /** Attempts a delivery now, in this process, and resolves once the attempt is recorded. */
+  deliverNow(deliveryId: string, trigger: AttemptTrigger): Promise<void>;
+}
+
+/**
+ * The service's jobs on Agenda. A run is a job of its own whose data names a run row; the row, not the job, is the
+ * truth (queued, running, finished), so a job picked up twice or after a worker died does no harm.
+ */
+export function createJobs(options: JobsOptions): Jobs {
+  const { agenda } = options;
+  const guarded =
+    <Data>(name: string, work: (job: Job<Data>) => Promise<void>) =>
+    async (job: Job<Data>) => {
+      try {
+        await work(job);
+      } catch (error) {
+        options.onError(error, name);
+        throw error;
+      }
+    };
+
+  const drainDeliveries = async () => {
+    while ((await options.deliveries.drain()) > 0);
+  };
+
+  agenda.define<{ monitorId: string }>(
+    JOB.monitorSchedule,
+    guarded(JOB.monitorSchedule, async (job) => {
+      await options.monitors().queueScheduledRun(job.attrs.data.monitorId);
+    }),
+  );
+  agenda.define<{ runId: string }>(
+    JOB.monitorRun,
+    guarded(JOB.monitorRun, async (job) => {
+      const outcome = await options.runner.execute(job.attrs.data.runId);
+      if (outcome.events > 0) await drainDeliveries();
+    }),
+    { concurrency: 4 },
+  );
+  agenda.define(JOB.deliveries, guarded(JOB.deliveries, drainDeliveries), { concurrency: 1 });
+  agenda.define(JOB.housekeeping, guarded(JOB.housekeeping, options.housekeeping), { concurrency: 1 });
+
+  return {
+    async schedule(monitor, from) {
+      if (monitor.schedule === 'manual') {
+        await this.unschedule(monitor.id);
+        return null;
+      }
+      const interval = INTERVAL_MS[monitor.schedule];
+      const nextRunAt = new Date(from.getTime() + interval);
+      // One row per monitor, keyed by its id (`every` keeps one row per job name, which would be one for all monitors).
+      await agenda
+        .create(JOB.monitorSchedule, { monitorId: monitor.id })
+        .repeatEvery(interval, { skipImmediate: true })
+        .unique({ 'data.monitorId': monitor.id })
+        .schedule(nextRunAt)
+        .save();
+      return nextRunAt;
+    },
+    async unschedule(monitorId) {
+      await agenda.cancel({ name: JOB.monitorSchedule, data: { monitorId } });
+    },
+    async enqueueRun(run) {
+      await agenda.now(JOB.monitorRun, { runId: run.id });
+    },
+    deliverNow: (deliveryId, trigger) => options.deliveries.attemptNow(deliveryId, trigger),
+    async start() {
+      await agenda.start();
+      await agenda.every(options.deliverySweepMs ?? 5_000, JOB.deliveries, undefined, { skipImmediate: false });
+      await agenda.every(60_000, JOB.housekeeping);
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { DeletedShape } from '../../adapters/shapes/monitor-shapes.ts';
+import { CreatedWebhookShape, WEBHOOK_EVENT_TYPES, WebhookDeliveryDetailShape, WebhookDeliveryShape, WebhookShape } from '../../adapters/shapes/webhook-shapes.ts';
+import * as webhooks from '../../resolvers/webhooks/webhooks.ts';
+import { defineOperation, type BillingInput } from './operation.ts';
+
+const READ = ['webhooks:read'] as const;
+const WRITE = ['webhooks:write'] as const;
+const FREE_WEIGHT_1: BillingInput = { minimumCredits: 0, rateLimitWeight: 1 };
+const ID = z.uuid().describe('Webhook id (uuid).');
+const DELIVERY_ID = z.uuid().describe('Delivery id (uuid).');
+const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
+const NAME = z.string().min(1).max(80).describe('1 to 80 characters.');
+const URL = z.url({ protocol: /^https?$/ }).max(2048).describe('An https URL (plain http only where the operator allows it) of a permitted destination: no loopback, private, link-local, shared or metadata addresses.');
+const EVENTS = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).describe('Event types to receive.');
+const CRUD_ERRORS = [400, 401, 402, 403, 404, 429, 500] as const;
+/** Stand for a webhook and a delivery of the caller's: the catalogue walk creates them and puts their ids here. */
+export const EXAMPLE_WEBHOOK_ID = '00000000-0000-4000-8000-000000000001';
+export const EXAMPLE_DELIVERY_ID = '00000000-0000-4000-8000-000000000002';
+
+export const createWebhook = defineOperation({
+  operationId: 'createWebhook',
+  description:
+    'Creates a webhook: signed (Standard Webhooks) POSTs of the events it selects. The signing secret is in this response only. 400 naming `url` for a destination that is not permitted; 409 with `details.limit` at the tier’s webhook ceiling.',
+  graphql: { kind: 'mutation', field: 'createWebhook' },
+  rest: { method: 'POST', path: '/v1/webhooks', successStatus: 201 },
+  tool: 'create_webhook',
+  authentication: 'key',
+  scopes: WRITE,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ name: NAME, url: URL, events: EVENTS.default(['monitor.result.created']) }),
+  output: CreatedWebhookShape,
+  resolve: webhooks.createWebhook,
+  tag: 'Webhooks',
+  errorStatuses: [400, 401, 402, 403, 409, 429, 500],
+  example: { name: 'Results to our inbox', url: 'https://hooks.example.com/svc' },
+});
+
+export const updateWebhook = defineOperation({
+  operationId: 'updateWebhook',
+  description:
+    'Changes a webhook: `name`, `url`, `events`, `status`. `disabled` stops deliveries; `active` resumes them and clears `failureCount`. 404 when there is no such webhook in this account.',
+  graphql: { kind: 'mutation', field: 'updateWebhook' },
+  rest: { method: 'PATCH', path: '/v1/webhooks/:id' },
+  tool: 'update_webhook',
+  authentication: 'key',
+  scopes: WRITE,
+  billing: FREE_WEIGHT_1,
+  input: z.object({
+    id: ID,
+    name: NAME.optional(),
+    url: URL.optional(),
+    events: EVENTS.optional(),
+    status: z.enum(['active', 'disabled']).optional().describe('`active` or `disabled`.'),
+  }),
+  output: WebhookShape,
+  resolve: webhooks.updateWebhook,
+  tag: 'Webhooks',
+  errorStatuses: CRUD_ERRORS,
+  example: { id: EXAMPLE_WEBHOOK_ID, name: 'Renamed' },
+});
+
+export const listWebhooks = defineOperation({
+  operationId: 'listWebhooks',
+  description: 'The account’s webhooks, newest first (secrets are never shown again). No cursor.',
+  graphql: { kind: 'query', field: 'webhooks' },
+  rest: { method: 'GET', path: '/v1/webhooks' },
+  tool: 'list_webhooks',
+  authentication: 'key',
+  scopes: READ,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ limit: LIMIT }),
+  output: z.array(WebhookShape),
+  resolve: webhooks.listWebhooks,
+  tag: 'Webhooks',
+  errorStatuses: [400, 401, 402, 403, 429, 500],
+  example: {},
+});
+
+export const getWebhook = defineOperation({
+  operationId: 'getWebhook',
+  description: 'One webhook of the account. 404 when there is no such webhook in this account.',
+  graphql: { kind: 'query', field: 'webhook' },
+  rest: { method: 'GET', path: '/v1/webhooks/:id' },
+  tool: 'get_webhook',
+  authentication: 'key',
+  scopes: READ,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ id: ID }),
+  output: WebhookShape,
+  resolve: webhooks.getWebhook,
+  tag: 'Webhooks',
+  errorStatuses: CRUD_ERRORS,
+  example: { id: EXAMPLE_WEBHOOK_ID },
+});
+
+export const deleteWebhook = defineOperation({
+  operationId: 'deleteWebhook',
+  description: 'Deletes a webhook and its deliveries; monitors that sent it results keep running with `webhookId` null. 404 when there is no such webhook in this account.',
+  graphql: { kind: 'mutation', field: 'deleteWebhook' },
+  rest: { method: 'DELETE', path: '/v1/webhooks/:id' },
+  tool: 'delete_webhook',
+  authentication: 'key',
+  scopes: WRITE,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ id: ID }),
+  output: DeletedShape,
+  resolve: webhooks.deleteWebhook,
+  tag: 'Webhooks',
+  errorStatuses: CRUD_ERRORS,
+  example: { id: EXAMPLE_WEBHOOK_ID },
+});
+
+export const testWebhook = defineOperation({
+  operationId: 'testWebhook',
+  description:
+    'Sends a signed `webhook.test` event now and answers with its delivery once the attempt is recorded (a failed attempt is retried like any other). 409 while the webhook is disabled.',
+  graphql: { kind: 'mutation', field: 'testWebhook' },
+  rest: { method: 'POST', path: '/v1/webhooks/:id/test' },
+  tool: 'test_webhook',
+  authentication: 'key',
+  scopes: WRITE,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ id: ID }),
+  output: WebhookDeliveryShape,
+  resolve: webhooks.testWebhook,
+  tag: 'Webhooks',
+  errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
+  example: { id: EXAMPLE_WEBHOOK_ID },
+});
+
+export const listWebhookDeliveries = defineOperation({
+  operationId: 'listWebhookDeliveries',
+  description: 'Deliveries of the account’s webhooks, newest first, optionally of one webhook. Every attempt counts in `attempts`, including those about to be retried.',
+  graphql: { kind: 'query', field: 'webhookDeliveries' },
+  rest: { method: 'GET', path: '/v1/webhook-deliveries' },
+  tool: 'list_webhook_deliveries',
+  authentication: 'key',
+  scopes: READ,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ limit: LIMIT, webhookId: ID.optional().describe('Only this webhook’s deliveries.') }),
+  output: z.array(WebhookDeliveryShape),
+  resolve: webhooks.listWebhookDeliveries,
+  tag: 'Webhooks',
+  errorStatuses: [400, 401, 402, 403, 429, 500],
+  example: {},
+});
+
+export const getWebhookDelivery = defineOperation({
+  operationId: 'getWebhookDelivery',
+  description: 'One delivery with every attempt made (status code, error, duration, the first 1 KiB of the answer). 404 when it is not this account’s.',
+  graphql: { kind: 'query', field: 'webhookDelivery' },
+  rest: { method: 'GET', path: '/v1/webhook-deliveries/:id' },
+  tool: 'get_webhook_delivery',
+  authentication: 'key',
+  scopes: READ,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ id: DELIVERY_ID }),
+  output: WebhookDeliveryDetailShape,
+  resolve: webhooks.getWebhookDelivery,
+  tag: 'Webhooks',
+  errorStatuses: CRUD_ERRORS,
+  example: { id: EXAMPLE_DELIVERY_ID },
+});
+
+export const redeliverWebhookDelivery = defineOperation({
+  operationId: 'redeliverWebhookDelivery',
+  description:
+    'Attempts a past delivery again now: the same event id and body, signed with the webhook’s current secret. Answers with the delivery once the attempt is recorded. 404 when it is not this account’s.',
+  graphql: { kind: 'mutation', field: 'redeliverWebhookDelivery' },
+  rest: { method: 'POST', path: '/v1/webhook-deliveries/:id/redeliver' },
+  tool: 'redeliver_webhook_delivery',
+  authentication: 'key',
+  scopes: WRITE,
+  billing: FREE_WEIGHT_1,
+  input: z.object({ id: DELIVERY_ID }),
+  output: WebhookDeliveryShape,
+  resolve: webhooks.redeliverWebhookDelivery,
+  tag: 'Webhooks',
+  errorStatuses: CRUD_ERRORS,
+  example: { id: EXAMPLE_DELIVERY_ID },
+});
