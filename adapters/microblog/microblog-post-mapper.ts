@@ -109,15 +109,27 @@ export function mapPostBase(result: Wire): MicroblogPostBase | null {
   return t ? mapBase(t) : null;
 }
 
+/** The first version of an edited post, kept beside the mapped post (it is not a field of the spec's post). */
+const editOrigins = new WeakMap<MicroblogPost, string>();
+
+/** The id of the version an edited post started as; undefined for a post never edited (or its first version). */
+export function editOriginOf(post: MicroblogPost): string | undefined {
+  return editOrigins.get(post);
+}
+
 export function mapPost(result: Wire): MicroblogPost | null {
   const t = unwrapTweet(result);
   if (!t) return null;
   const base = mapBase(t);
   if (!base) return null;
-  return {
+  const post: MicroblogPost = {
     ...base,
     // Quotes sit at the tweet's top level; reposts inside legacy.
     quotedPost: t.quoted_status_result?.result ? mapPostBase(t.quoted_status_result.result) : null,
     repostedPost: t.legacy.retweeted_status_result?.result ? mapPostBase(t.legacy.retweeted_status_result.result) : null,
   };
+  // An edit is a new post with a new id; `edit_control` names the first version (FIELD-NOTES 2.8).
+  const origin = t.edit_control?.initial_tweet_id ?? t.edit_control?.edit_tweet_ids?.[0];
+  if (origin !== undefined && String(origin) !== post.id) editOrigins.set(post, String(origin));
+  return post;
 }

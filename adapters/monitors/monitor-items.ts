@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ForumComment, ForumPost } from '../shapes/forum-shapes.ts';
+import { editOriginOf } from '../microblog/microblog-post-mapper.ts';
 import type { MicroblogPost } from '../shapes/microblog-shapes.ts';
 import type { MonitorResult } from '../shapes/monitor-shapes.ts';
 
@@ -10,7 +11,7 @@ export interface Candidate {
   text: string;
   /** Its own identity: `<source>:<kind>:<id>`. */
   idKey: string;
-  /** The identities of what it re-posts: a crosspost's parent, a repost's original. */
+  /** The identities of what it stands for: a crosspost's parent, a repost's original, an edit's first version. */
   linkKeys: string[];
   /** Its normalised content, so a copy under another id is recognised; null when too short to tell copies apart. */
   fingerprint: string | null;
@@ -95,7 +96,7 @@ export function microblogPostCandidate(post: MicroblogPost, itemType: 'post' | '
     },
     text,
     idKey: `microblog:post:${post.id}`,
-    linkKeys: original ? [`microblog:post:${original.id}`] : [],
+    linkKeys: [original?.id, editOriginOf(post)].filter((id): id is string => id !== undefined).map((id) => `microblog:post:${id}`),
     fingerprint: fingerprintOf(text),
     createdAt: Date.parse(post.createdAt),
   };

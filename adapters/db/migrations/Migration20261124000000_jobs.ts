@@ -10,7 +10,8 @@ export class Migration20261124000000_jobs extends Migration {
   override up(): void {
     this.addSql(getCreateTableSQL(JOBS_TABLE));
     for (const statement of getCreateIndexesSQL(JOBS_TABLE)) this.addSql(statement);
-    this.addSql(getUpdateTimestampTriggerSQL(JOBS_TABLE));
+    // One statement per call: PGlite runs each as a prepared statement, which takes a single command.
+    for (const statement of getUpdateTimestampTriggerSQL(JOBS_TABLE).split(/;\s*\n\s*\n/)) this.addSql(statement.trim());
   }
 
   override down(): void {

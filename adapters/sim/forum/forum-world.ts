@@ -15,6 +15,8 @@ export interface AddPostInput {
   spoiler?: boolean;
   /** Epoch seconds; default: the real current time. */
   at?: number;
+  /** Id of the post this one crossposts (its `crosspost_parent`). */
+  crosspostOf?: string;
 }
 
 export interface AddCommentInput {
@@ -140,6 +142,7 @@ export class ForumWorld {
 
   addPost(input: AddPostInput): SimPost {
     const sub = this.requireSubforum(input.subforum);
+    const parent = input.crosspostOf === undefined ? undefined : this.requirePost(input.crosspostOf);
     const index = this.posts.length;
     const createdUtc = input.at ?? this.now();
     const post: SimPost = {
@@ -162,13 +165,14 @@ export class ForumWorld {
       distinguished: null,
       edited: null,
       removedByCategory: null,
-      crosspostParent: null,
+      crosspostParent: parent ? parent.id : null,
       numCrossposts: 0,
       linkFlair: null,
       authorFlair: null,
       generatedComments: 0,
       addedComments: 0,
     };
+    if (parent) parent.numCrossposts += 1;
     this.posts.push(post);
     this.postsIn(sub.name).push(post);
     return post;
