@@ -58,7 +58,7 @@ export interface StartOptions {
   /** Injectable clock (tests of expiry and month rollover). */
   now?: () => Date;
   /** Job store tuning for tests: polling interval and lock lifetime. */
-  jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number };
+  jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number; autostart?: boolean };
   /** Webhook attempt timeout (tests use a short one). */
   webhookTimeoutMs?: number;
 }
@@ -101,7 +101,14 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const sender = createEventSender(config.webhookDestinations, { timeoutMs: options.webhookTimeoutMs, clock: now });
     cleanups.push(() => sender.close());
     const deliveries = createDeliveryWorker({ db: sqlDb, secrets, send: sender, policy: createDeliveryPolicy(), clock: now });
-    const runner = createMonitorRunner({ db: sqlDb, credits, platforms: platforms.clients, clock: now, newEventId: () => newEventId(now()) });
+    const runner = createMonitorRunner({
+      db: sqlDb,
+      credits,
+      platforms: platforms.clients,
+      clock: now,
+      newEventId: () => newEventId(now()),
+      leaseMs: options.jobs?.lockLifetimeMs,
+    });
     let monitors: MonitorService | undefined;
     const jobs = createJobs({
       agenda: jobStore.agenda,
@@ -126,7 +133,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       newEventId: () => newEventId(now()),
       clock: now,
     });
-    await jobs.start();
+    if (options.jobs?.autostart !== false) await jobs.start();
 
     const deps: ServiceDeps = {
       serviceName: SERVICE_NAME,

@@ -1,9 +1,9 @@
 /**
  * Why a request on an account's own resources (monitors, webhooks, deliveries) was refused. The pipeline maps these
  * onto the error catalogue: `not_found` → 404 naming the resource, `limit` and `state` → 409 (`details.limit` names
- * the tier ceiling), `destination` → 400 naming `url`.
+ * the tier ceiling), `destination` → 400 naming `url`, `invalid` → 400 naming the field.
  */
-export type ResourceErrorKind = 'not_found' | 'limit' | 'state' | 'destination';
+export type ResourceErrorKind = 'not_found' | 'limit' | 'state' | 'destination' | 'invalid';
 
 export class ResourceError extends Error {
   readonly kind: ResourceErrorKind;

@@ -17,15 +17,19 @@ export interface MonitorRunnerOptions {
   newEventId(): string;
   /** A run retried this many times (its worker died each time) is marked failed. */
   maxAttempts?: number;
+  /** A running run is taken over by another worker only once its last start is this old (its worker died). */
+  leaseMs?: number;
 }
 
 export interface RunOutcome {
-  status: 'succeeded' | 'failed' | 'skipped' | 'already_finished';
+  /** `not_claimed`: finished already, or running under another worker. */
+  status: 'succeeded' | 'failed' | 'skipped' | 'not_claimed';
   /** Events written for webhooks, so the caller can deliver them now. */
   events: number;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 3;
+const DEFAULT_LEASE_MS = 120_000;
 const NEXT = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
 
 function describeFailure(error: unknown): string {
@@ -47,6 +51,7 @@ function describeFailure(error: unknown): string {
 export function createMonitorRunner(options: MonitorRunnerOptions) {
   const { db, credits, clock } = options;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
 
   async function finish(runId: string, status: 'failed' | 'skipped', errorSummary: string, monitor?: MonitorRow): Promise<number> {
     const now = clock();
@@ -74,12 +79,13 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
   return {
     async execute(runId: string): Promise<RunOutcome> {
       const now = clock();
+      // Claimed by one worker at a time: a queued run, or a running one whose worker stopped (its lease ran out).
       const [run] = await db.all<RunRow>(
-        `update "monitor_run" set "status" = 'running', "attempts" = "attempts" + 1, "started_at" = coalesce("started_at", ?)
-         where "id" = ? and "status" in ('queued', 'running') returning *`,
-        [now.toISOString(), runId],
+        `update "monitor_run" set "status" = 'running', "attempts" = "attempts" + 1, "started_at" = ?
+         where "id" = ? and ("status" = 'queued' or ("status" = 'running' and "started_at" <= ?)) returning *`,
+        [now.toISOString(), runId, new Date(now.getTime() - leaseMs).toISOString()],
       );
-      if (!run) return { status: 'already_finished', events: 0 };
+      if (!run) return { status: 'not_claimed', events: 0 };
       const [monitor] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [run.monitor_id]);
       if (!monitor) return { status: 'skipped', events: await finish(runId, 'skipped', 'The monitor was deleted.') };
       if (monitor.status !== 'active') return { status: 'skipped', events: await finish(runId, 'skipped', `The monitor is ${monitor.status}.`) };

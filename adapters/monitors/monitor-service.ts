@@ -3,8 +3,8 @@ import type { Limits } from '../shapes/account-shapes.ts';
 import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus } from '../shapes/monitor-shapes.ts';
 import { toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
 import { ResourceError } from '../db/resource-error.ts';
-import { defaultSources, type MonitorTarget } from './monitor-targets.ts';
-import { toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
+import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
+import { iso, json, toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
 
 /** The jobs layer as monitors need it: one schedule per monitor, and runs queued now. */
 export interface MonitorScheduler {
@@ -89,6 +89,14 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     return limits;
   }
 
+  /** A target reads only its own platform(s): a `subforum` monitor cannot read the microblog. */
+  function checkSources(target: MonitorTarget, sources: readonly string[]): void {
+    const unreadable = unreadableSources(target, sources);
+    if (unreadable.length) {
+      throw new ResourceError('invalid', `A ${target.kind} monitor cannot read ${unreadable.join(', ')}.`, { field: 'sources', unreadable, allowed: defaultSources(target) });
+    }
+  }
+
   function checkSchedule(limits: Limits, schedule: MonitorSchedule | undefined): void {
     if (schedule === 'hourly' && !limits.hourlySchedules) {
       throw new ResourceError('limit', `The ${limits.tier} tier does not include hourly schedules; daily and weekly are on every tier.`, {
@@ -100,7 +108,9 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
   /** Schedules an active monitor and records when it next runs; anything else has no schedule. */
   async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
-    const nextRunAt = row.status === 'active' ? await scheduler.schedule({ id: row.id, schedule: row.schedule }, clock()) : (await scheduler.unschedule(row.id), null);
+    // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
+    const from = new Date(iso(row.updated_at));
+    const nextRunAt = row.status === 'active' ? await scheduler.schedule({ id: row.id, schedule: row.schedule }, from) : (await scheduler.unschedule(row.id), null);
     const [updated] = await db.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
     return updated ?? row;
   }
@@ -129,6 +139,8 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
   return {
     async create(workspaceId, input) {
+      const sources = input.sources ?? defaultSources(input.target as MonitorTarget);
+      checkSources(input.target as MonitorTarget, sources);
       const limits = await tierLimits(workspaceId);
       checkSchedule(limits, input.schedule);
       const now = clock().toISOString();
@@ -148,7 +160,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         const [created] = await tx.all<MonitorRow>(
           `insert into "monitor" ("id", "workspace_id", "name", "target", "sources", "schedule", "status", "webhook_id", "backfill", "created_at", "updated_at")
            values (?, ?, ?, ?::jsonb, ?::jsonb, ?, 'active', ?, ?, ?, ?) returning *`,
-          [id, workspaceId, input.name, JSON.stringify(input.target), JSON.stringify(input.sources ?? defaultSources(input.target as MonitorTarget)), input.schedule, input.webhookId, input.backfill, now, now],
+          [id, workspaceId, input.name, JSON.stringify(input.target), JSON.stringify(sources), input.schedule, input.webhookId, input.backfill, now, now],
         );
         return created;
       });
@@ -169,12 +181,16 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
     async update(workspaceId, id, patch) {
       const current = await requireMonitor(db, workspaceId, id);
+      const target = (patch.target ?? json<MonitorTarget>(current.target)) as MonitorTarget;
+      // A new target of another platform brings that platform's sources unless sources are given too.
+      const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
+      checkSources(target, sources);
       if (patch.schedule !== undefined) checkSchedule(await tierLimits(workspaceId), patch.schedule);
       await requireWebhook(db, workspaceId, patch.webhookId);
       const next = {
         name: patch.name ?? current.name,
-        target: JSON.stringify(patch.target ?? current.target),
-        sources: JSON.stringify(patch.sources ?? current.sources),
+        target: JSON.stringify(target),
+        sources: JSON.stringify(sources),
         schedule: patch.schedule ?? current.schedule,
         status: patch.status ?? current.status,
         webhookId: patch.webhookId === undefined ? current.webhook_id : patch.webhookId,

@@ -65,7 +65,7 @@ export const RunNowShape = z
   .describe('A run queued by run-now.');
 
 export const DeletedShape = z
-  .object({ id: z.uuid().describe('Id of what was deleted.'), deleted: z.literal(true).describe('Always true.') })
+  .object({ id: z.uuid().describe('Id of what was deleted.'), deleted: z.boolean().describe('Always true.') })
   .meta({ id: 'Deleted' })
   .describe('What was deleted.');
 

@@ -36,6 +36,7 @@ const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
   limit: 'conflict',
   state: 'conflict',
   destination: 'forbidden_destination',
+  invalid: 'invalid_request',
 };
 
 /** HTTP statuses yoga itself answers a malformed request with, and their catalogue codes. */

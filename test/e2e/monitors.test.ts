@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+import { finishedRuns, until } from './monitor-support.ts';
+
+let svc: TestService;
+let key: string;
+let workspaceId: string;
+
+beforeAll(async () => {
+  svc = await startTestService({ tiers: { free: { maxMonitors: 30, rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
+  ({ key, workspaceId } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write', 'usage:read'] }));
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const forum = () => svc.service.platforms.sims.forum!.world;
+const microblog = () => svc.service.platforms.sims.microblog!.world;
+
+async function createMonitor(body: Record<string, unknown>, as = key) {
+  return svc.request('POST', '/v1/monitors', { key: as, body: { name: 'm', ...body } });
+}
+
+async function runNow(monitorId: string) {
+  const res = await svc.request('POST', `/v1/monitors/${monitorId}/run`, { key });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.data as { jobId: string; queued: boolean };
+}
+
+/** Creates a monitor and waits for its baseline run. */
+async function baselined(body: Record<string, unknown>) {
+  const created = await createMonitor(body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const [baseline] = await finishedRuns(svc, key, created.body.data.id, 1);
+  expect(baseline.status, baseline.errorSummary ?? '').toBe('succeeded');
+  expect(baseline.newResults).toBe(0);
+  return created.body.data.id as string;
+}
+
+/** Runs the monitor now and returns that run and the results it added. */
+async function nextRun(monitorId: string, previousRuns: number) {
+  await runNow(monitorId);
+  const runs = await finishedRuns(svc, key, monitorId, previousRuns + 1);
+  const results = (await svc.request('GET', `/v1/monitors/${monitorId}/results?limit=100`, { key })).body.data;
+  return { run: runs[0], results };
+}
+
+describe('monitor resources', () => {
+  it('creates an active daily monitor by default, normalising the identifier, and reads, lists, updates and deletes it', async () => {
+    const created = await createMonitor({ target: { kind: 'subforum', subforum: 'https://www.reddit.com/r/programming/new/' } });
+    expect(created.status).toBe(201);
+    const monitor = created.body.data;
+    expect(monitor).toMatchObject({ status: 'active', schedule: 'daily', sources: ['forum'], webhookId: null, target: { kind: 'subforum', subforum: 'programming' } });
+    expect(Date.parse(monitor.nextRunAt) - Date.parse(monitor.createdAt)).toBe(86_400_000);
+    expect((await svc.request('GET', `/v1/monitors/${monitor.id}`, { key })).body.data.id).toBe(monitor.id);
+    expect((await svc.request('GET', '/v1/monitors', { key })).body.data.map((m: { id: string }) => m.id)).toContain(monitor.id);
+    const paused = await svc.request('PATCH', `/v1/monitors/${monitor.id}`, { key, body: { status: 'paused', name: 'renamed' } });
+    expect(paused.body.data).toMatchObject({ status: 'paused', name: 'renamed', nextRunAt: null });
+    expect((await svc.request('DELETE', `/v1/monitors/${monitor.id}`, { key })).body.data).toEqual({ id: monitor.id, deleted: true });
+    expect((await svc.request('GET', `/v1/monitors/${monitor.id}`, { key })).status).toBe(404);
+  });
+
+  it.each([
+    [{ kind: 'microblog_user', user: '@SimDevs' }, { user: 'SimDevs' }],
+    [{ kind: 'microblog_user', user: 'https://x.com/simdevs/status/1' }, { user: 'simdevs' }],
+    [{ kind: 'forum_thread', post: 't3_1A00005' }, { post: '1a00005' }],
+    [{ kind: 'forum_thread', post: 'https://www.reddit.com/r/x/comments/1a00005/title/' }, { post: '1a00005' }],
+    [{ kind: 'microblog_thread', post: 'https://twitter.com/a/status/2072653763834810367?s=20' }, { post: '2072653763834810367' }],
+    [{ kind: 'microblog_list', list: 'https://x.com/i/lists/1500000000000000001' }, { list: '1500000000000000001' }],
+    [{ kind: 'forum_user', username: 'u/sim_user' }, { username: 'sim_user' }],
+  ])('normalises %j', async (target, expected) => {
+    const res = await createMonitor({ target, schedule: 'manual' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.target).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ target: { kind: 'nope' } }, 'target'],
+    [{ target: { kind: 'subforum', subforum: 'r/' } }, 'target'],
+    [{ target: { kind: 'search', keywords: '-only -exclusions' } }, 'target'],
+    [{ target: { kind: 'search', keywords: 'x' }, schedule: 'often' }, 'schedule'],
+    [{ target: { kind: 'subforum', subforum: 'programming' }, sources: ['microblog'] }, 'sources'],
+    [{ target: { kind: 'search', keywords: 'x' }, name: '' }, 'name'],
+  ])('refuses %j with a 400 naming %s', async (body, field) => {
+    const res = await createMonitor(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(String(res.body.error.details.field)).toMatch(new RegExp(`^${field}`));
+  });
+
+  it('answers 404 for another account’s monitor and webhook, and 409 at the tier’s ceilings', async () => {
+    const other = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
+    const mine = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
+    for (const [method, path] of [['GET', `/v1/monitors/${mine}`], ['PATCH', `/v1/monitors/${mine}`], ['DELETE', `/v1/monitors/${mine}`], ['GET', `/v1/monitors/${mine}/runs`], ['GET', `/v1/monitors/${mine}/results`], ['POST', `/v1/monitors/${mine}/run`]] as const) {
+      const res = await svc.request(method, path, { key: other.key, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const theirHook = (await svc.request('POST', '/v1/webhooks', { key: other.key, body: { name: 'h', url: 'https://hooks.example.com/a' } })).body.data.id;
+    const withTheirs = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, webhookId: theirHook });
+    expect(withTheirs.status).toBe(404);
+    expect(withTheirs.body.error.details).toMatchObject({ resource: 'webhook' });
+
+    const hourly = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'hourly' }, other.key);
+    expect(hourly.status).toBe(409);
+    expect(hourly.body.error.details.limit).toBe('hourlySchedules');
+    const { maxMonitors } = (await svc.request('GET', '/v1/limits', { key: other.key })).body.data;
+    for (let i = 0; i < maxMonitors; i++) expect((await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, other.key)).status).toBe(201);
+    const oneMore = await createMonitor({ target: { kind: 'search', keywords: 'rust' } }, other.key);
+    expect(oneMore.status).toBe(409);
+    expect(oneMore.body.error.details).toMatchObject({ limit: 'maxMonitors', maxMonitors });
+  });
+
+  it('refuses run-now with 409 while paused or archived', async () => {
+    const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
+    for (const status of ['paused', 'archived']) {
+      await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status } });
+      const res = await svc.request('POST', `/v1/monitors/${id}/run`, { key });
+      expect(res.status).toBe(409);
+      expect(res.body.error.details.status).toBe(status);
+    }
+  });
+
+  it('needs monitors:read to list and monitors:write to create', async () => {
+    const reader = await svc.newKey({ scopes: ['monitors:read'] });
+    expect((await svc.request('GET', '/v1/monitors', { key: reader.key })).status).toBe(200);
+    expect((await createMonitor({ target: { kind: 'search', keywords: 'rust' } }, reader.key)).status).toBe(403);
+    const none = await svc.newKey({ scopes: ['read:social'] });
+    expect((await svc.request('GET', '/v1/monitors', { key: none.key })).status).toBe(403);
+  });
+});
+
+describe('only what is new', () => {
+  it('reports a new forum post once, and neither its edit nor its crosspost again', async () => {
+    const id = await baselined({ target: { kind: 'search', keywords: 'zebracorn' }, sources: ['forum'] });
+    const post = forum().addPost({ subforum: 'programming', title: 'A zebracorn sighting', selftext: 'Striped and horned, seen near the bridge this morning.' });
+    const first = await nextRun(id, 1);
+    expect(first.run).toMatchObject({ status: 'succeeded', newResults: 1 });
+    expect(first.results).toHaveLength(1);
+    expect(first.results[0]).toMatchObject({ itemType: 'post', source: 'forum', externalId: post.id, title: 'A zebracorn sighting', communityName: 'programming', authorHandle: 'sim_user' });
+
+    forum().editPost(post.id, { selftext: 'Striped and horned, seen near the bridge this morning. Edit: photos soon.' });
+    forum().addPost({ subforum: 'pics', title: 'A zebracorn sighting', selftext: 'Crossposted.', crosspostOf: post.id });
+    const second = await nextRun(id, 2);
+    expect(second.run).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(second.run.resultsFound).toBe(2);
+    expect(second.results).toHaveLength(1);
+  });
+
+  it('reports a new microblog post once, and neither its edit nor its repost again', async () => {
+    const id = await baselined({ target: { kind: 'search', keywords: 'quokkabot' }, sources: ['microblog'] });
+    const author = microblog().userByName('simdevs')!.id;
+    const post = microblog().addPost({ authorId: author, text: 'Meet quokkabot, our new release assistant for the whole team.' });
+    const first = await nextRun(id, 1);
+    expect(first.run.newResults).toBe(1);
+    expect(first.results[0]).toMatchObject({ itemType: 'post', source: 'microblog', externalId: post.id, authorHandle: 'simdevs' });
+
+    microblog().editPost(post.id, 'Meet quokkabot, our new release assistant for the whole team (now with docs).');
+    const other = [...microblog().users.values()].find((user) => user.id !== author && !user.protected && !user.suspended)!;
+    microblog().repost(other.id, post.id);
+    const second = await nextRun(id, 2);
+    expect(second.run).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(second.results).toHaveLength(1);
+  });
+
+  it('watches a forum thread for new comments, reported as itemType comment', async () => {
+    const post = forum().addPost({ subforum: 'programming', title: 'Thread to watch', selftext: 'Comments welcome.' });
+    forum().addComment({ postId: post.id, body: 'First!' });
+    const id = await baselined({ target: { kind: 'forum_thread', post: `https://www.reddit.com/r/programming/comments/${post.id}/thread_to_watch/` } });
+    const reply = forum().addComment({ postId: post.id, body: 'A second comment, written after the baseline.' });
+    const { run, results } = await nextRun(id, 1);
+    expect(run.newResults).toBe(1);
+    expect(results[0]).toMatchObject({ itemType: 'comment', source: 'forum', externalId: reply.id, body: 'A second comment, written after the baseline.' });
+  });
+
+  it('backfills the newest N items on the first run when asked', async () => {
+    const created = await createMonitor({ target: { kind: 'microblog_user', user: 'simdevs' }, backfill: 2, schedule: 'manual' });
+    const [run] = await finishedRuns(svc, key, created.body.data.id, 1);
+    expect(run.newResults).toBe(2);
+    const results = (await svc.request('GET', `/v1/monitors/${created.body.data.id}/results`, { key })).body.data;
+    expect(results).toHaveLength(2);
+  });
+});
+
+describe('run-now and money', () => {
+  it('is idempotent while a run is queued', async () => {
+    const local = await startTestService({ shareDatabaseWith: undefined, jobs: { processEvery: 100, autostart: false } });
+    try {
+      const { key: k } = await local.newKey({ scopes: ['monitors:write'] });
+      const id = (await local.request('POST', '/v1/monitors', { key: k, body: { name: 'q', target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' } })).body.data.id;
+      const [a, b] = await Promise.all([local.request('POST', `/v1/monitors/${id}/run`, { key: k }), local.request('POST', `/v1/monitors/${id}/run`, { key: k })]);
+      expect(a.status).toBe(202);
+      expect(a.body.data).toEqual({ jobId: expect.any(String), queued: true });
+      expect(b.body.data.jobId).toBe(a.body.data.jobId);
+      const runs = (await local.request('GET', `/v1/monitors/${id}/runs`, { key: k })).body.data;
+      // The creation's baseline run is the one queued: run-now joined it.
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ id: a.body.data.jobId, status: 'queued', startedAt: null });
+      await local.service.jobs.start();
+      const [done] = await finishedRuns(local, k, id, 1);
+      expect(done.status).toBe('succeeded');
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('bills a run by what it read, and the balance falls by exactly that', async () => {
+    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum', 'microblog'] });
+    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    const { run } = await nextRun(id, 1);
+    const after = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    // One forum read and one microblog read: at least their two 1-credit minimums.
+    expect(run.creditsUsed).toBeGreaterThanOrEqual(2);
+    expect(before - after).toBe(run.creditsUsed);
+  });
+
+  it('fails a run with an error summary and charges nothing when spending is paused or the upstream is down', async () => {
+    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'] });
+    await svc.operator('POST', `/operator/workspaces/${workspaceId}/pause`, {});
+    const paused = await nextRun(id, 1);
+    expect(paused.run).toMatchObject({ status: 'failed', creditsUsed: 0 });
+    expect(paused.run.errorSummary).toMatch(/^spending_paused/);
+    await svc.operator('POST', `/operator/workspaces/${workspaceId}/resume`, {});
+
+    svc.service.platforms.sims.forum!.faults.add({ route: '/search', kind: 'status', status: 503 });
+    try {
+      const down = await nextRun(id, 2);
+      expect(down.run).toMatchObject({ status: 'failed', creditsUsed: 0 });
+      expect(down.run.errorSummary).toMatch(/^upstream_unavailable/);
+    } finally {
+      svc.service.platforms.sims.forum!.faults.clear();
+    }
+    const usage = (await svc.request('GET', '/v1/usage', { key })).body.data;
+    expect(usage.reserved).toBe(0);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('schedules (two instances need a PostgreSQL server; skipped on PGlite)', () => {
+  it('runs a due scheduled run once even with two instances on one database', async () => {
+    const second = await startTestService({ shareDatabaseWith: svc, jobs: { processEvery: 100 } });
+    try {
+      const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'weekly' });
+      // Make the monitor's schedule due now, as if a week had passed.
+      await svc.service.orm.em.getConnection().execute(`update "agenda_jobs" set "next_run_at" = now() where "name" = 'monitor.schedule' and "data"->>'monitorId' = ?`, [id]);
+      const runs = await finishedRuns(svc, key, id, 2);
+      await until(() => svc.request('GET', `/v1/monitors/${id}`, { key }), () => true, 10);
+      const [{ next }] = await svc.service.orm.em
+        .getConnection()
+        .execute<{ next: Date }[]>(`select "next_run_at" as "next" from "agenda_jobs" where "name" = 'monitor.schedule' and "data"->>'monitorId' = ?`, [id], 'all');
+      expect(new Date(next).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+      const all = (await svc.request('GET', `/v1/monitors/${id}/runs`, { key })).body.data;
+      expect(all).toHaveLength(2);
+      expect(runs[0].status).toBe('succeeded');
+    } finally {
+      await second.close();
+    }
+  });
+});
