@@ -62,6 +62,7 @@ export const WebhookAttemptShape = z
   .describe('One delivery attempt.');
 
 export const WebhookDeliveryDetailShape = WebhookDeliveryShape.extend({
+  nextAttemptAt: z.iso.datetime().nullable().describe('When the next scheduled attempt is due; null once it succeeded or ran out of retries.'),
   attemptLog: z.array(WebhookAttemptShape).describe('Every attempt, first first, including those that will be retried.'),
 })
   .meta({ id: 'WebhookDeliveryDetail' })

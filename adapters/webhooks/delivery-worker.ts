@@ -103,6 +103,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const finished = trigger === 'redeliver' && (row.status === 'succeeded' || row.status === 'failed');
     const next = ok || disable || finished ? null : options.policy.nextAttemptAt(number, outcome, now);
     const status = ok ? 'succeeded' : finished ? row.status : next ? 'retrying' : 'failed';
+    // The attempt that disables the webhook ends its delivery, and says why it will not be retried.
+    const error = disable ? `${outcome.error}; the webhook is now disabled` : outcome.error;
     await db.transaction(async (tx) => {
       await tx.all(
         `insert into "webhook_attempt" ("id", "delivery_id", "number", "trigger", "status_code", "error", "duration_ms", "response_excerpt", "created_at")
@@ -113,7 +115,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         `update "webhook_delivery" set "attempts" = ?, "status" = ?, "last_status_code" = ?, "last_error" = ?,
            "delivered_at" = case when ? then ?::timestamptz else "delivered_at" end, "next_attempt_at" = ?
          where "id" = ?`,
-        [number, status, outcome.statusCode, outcome.error, ok, now.toISOString(), next?.toISOString() ?? null, row.id],
+        [number, status, outcome.statusCode, error, ok, now.toISOString(), next?.toISOString() ?? null, row.id],
       );
       if (ok) {
         await tx.all(`update "webhook" set "failure_count" = 0, "failing_since" = null where "id" = ?`, [row.webhook_id]);

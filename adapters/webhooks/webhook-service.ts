@@ -289,7 +289,9 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     async delivery(workspaceId, deliveryId) {
       await requireDelivery(workspaceId, deliveryId);
       const attempts = await db.all<AttemptRow>(`select * from "webhook_attempt" where "delivery_id" = ? order by "number"`, [deliveryId]);
-      return { ...(await deliveryOf(deliveryId)), attemptLog: attempts.map(toAttempt) };
+      const [row] = await db.all<DeliveryRow>(`select * from "webhook_delivery" where "id" = ?`, [deliveryId]);
+      const scheduled = row.status === 'pending' || row.status === 'retrying';
+      return { ...toDelivery(row), nextAttemptAt: scheduled ? isoOrNull(row.next_attempt_at) : null, attemptLog: attempts.map(toAttempt) };
     },
 
     async redeliver(workspaceId, deliveryId) {

@@ -1,0 +1,247 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+import { finishedRuns, until } from './monitor-support.ts';
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+let svc: TestService;
+let key: string;
+let receiver: Receiver;
+/** The service's clock runs this far ahead of the real one: retries come due when a test moves it. */
+let offsetMs = 0;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  svc = await startTestService({
+    now: () => new Date(Date.now() + offsetMs),
+    tiers: { free: { maxWebhooks: 20, rateLimitPerMinute: 100_000 } },
+    jobs: { processEvery: 100, deliverySweepMs: 50 },
+    webhookTimeoutMs: 500,
+  });
+  ({ key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] }));
+});
+afterAll(async () => {
+  await svc?.close();
+  await receiver?.close();
+});
+
+async function createWebhook(path: string, extra: Record<string, unknown> = {}) {
+  const res = await svc.request('POST', '/v1/webhooks', { key, body: { name: path, url: receiver.url(path), ...extra } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+/** Every delivery a receiver path got must verify against the secret with the Standard Webhooks library. */
+function verifiedAt(path: string, secret: string) {
+  return receiver.at(path).map((request) => new Webhook(secret).verify(request.body, request.headers) as { type: string; timestamp: string; data: Record<string, unknown> });
+}
+
+async function delivery(id: string) {
+  return (await svc.request('GET', `/v1/webhook-deliveries/${id}`, { key })).body.data;
+}
+
+describe('webhook resources', () => {
+  it('returns the secret once, stores it encrypted, and never shows it again', async () => {
+    const hook = await createWebhook('/once');
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(hook.secret.slice(6), 'base64')).toHaveLength(32);
+    expect(hook).toMatchObject({ status: 'active', events: ['monitor.result.created'], failureCount: 0, disabledAt: null });
+    const read = (await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data;
+    expect(read).not.toHaveProperty('secret');
+    expect(JSON.stringify((await svc.request('GET', '/v1/webhooks', { key })).body)).not.toContain(hook.secret);
+    const [row] = await svc.service.orm.em.getConnection().execute<{ secret_ciphertext: string }[]>(`select "secret_ciphertext" from "webhook" where "id" = ?`, [hook.id], 'all');
+    expect(row.secret_ciphertext).toMatch(/^v1\.k1\./);
+    expect(row.secret_ciphertext).not.toContain(hook.secret.slice(6, 20));
+  });
+
+  it('answers 404 for another account’s webhook and 409 at the tier’s webhook ceiling', async () => {
+    const hook = await createWebhook('/mine');
+    const other = await svc.newKey({ scopes: ['webhooks:write'] });
+    for (const [method, path] of [['GET', `/v1/webhooks/${hook.id}`], ['PATCH', `/v1/webhooks/${hook.id}`], ['DELETE', `/v1/webhooks/${hook.id}`], ['POST', `/v1/webhooks/${hook.id}/test`], ['GET', `/v1/webhook-deliveries?webhookId=${hook.id}`]] as const) {
+      const res = await svc.request(method, path, { key: other.key, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const { maxWebhooks } = (await svc.request('GET', '/v1/limits', { key: other.key })).body.data;
+    for (let i = 0; i < maxWebhooks; i++) {
+      expect((await svc.request('POST', '/v1/webhooks', { key: other.key, body: { name: `h${i}`, url: 'https://hooks.example.com/x' } })).status).toBe(201);
+    }
+    const oneMore = await svc.request('POST', '/v1/webhooks', { key: other.key, body: { name: 'too many', url: 'https://hooks.example.com/x' } });
+    expect(oneMore.status).toBe(409);
+    expect(oneMore.body.error.details).toMatchObject({ limit: 'maxWebhooks', maxWebhooks });
+  });
+
+  it('detaches a deleted webhook from its monitors', async () => {
+    const hook = await createWebhook('/detach');
+    const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'd', target: { kind: 'search', keywords: 'rust' }, webhookId: hook.id, schedule: 'manual' } })).body.data;
+    expect(monitor.webhookId).toBe(hook.id);
+    await svc.request('DELETE', `/v1/webhooks/${hook.id}`, { key });
+    expect((await svc.request('GET', `/v1/monitors/${monitor.id}`, { key })).body.data.webhookId).toBeNull();
+  });
+});
+
+describe('deliveries', () => {
+  it('delivers a monitor’s new result as a signed monitor.result.created event', async () => {
+    const hook = await createWebhook('/results');
+    const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'w', target: { kind: 'search', keywords: 'narwhalpunk' }, sources: ['forum'], webhookId: hook.id } })).body.data;
+    await finishedRuns(svc, key, monitor.id, 1);
+    const post = svc.service.platforms.sims.forum!.world.addPost({ subforum: 'programming', title: 'narwhalpunk is a genre now', selftext: 'Discuss.' });
+    await svc.request('POST', `/v1/monitors/${monitor.id}/run`, { key });
+    await finishedRuns(svc, key, monitor.id, 2);
+    await until(() => svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key }), (body) => body.data.some((d: { status: string }) => d.status === 'succeeded'));
+    const [event] = verifiedAt('/results', hook.secret);
+    expect(event.type).toBe('monitor.result.created');
+    expect(event.data).toMatchObject({ monitor: { id: monitor.id }, run: { monitorId: monitor.id, status: 'succeeded' }, result: { externalId: post.id, itemType: 'post' } });
+    const [listed] = (await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key })).body.data;
+    expect(listed).toMatchObject({ eventType: 'monitor.result.created', status: 'succeeded', attempts: 1, lastStatusCode: 200, lastError: null });
+    expect(listed.eventId).toBe(receiver.at('/results')[0].headers['webhook-id']);
+    expect(listed.eventId).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('sends a signed webhook.test event now, and redelivers it with the same id', async () => {
+    const hook = await createWebhook('/test');
+    const sent = await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ eventType: 'webhook.test', status: 'succeeded', attempts: 1, lastStatusCode: 200 });
+    expect(verifiedAt('/test', hook.secret)[0].type).toBe('webhook.test');
+    const again = await svc.request('POST', `/v1/webhook-deliveries/${sent.body.data.id}/redeliver`, { key });
+    expect(again.body.data).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const [first, second] = receiver.at('/test');
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(verifiedAt('/test', hook.secret)).toHaveLength(2);
+    expect((await delivery(sent.body.data.id)).attemptLog.map((a: { trigger: string }) => a.trigger)).toEqual(['test', 'redeliver']);
+  });
+
+  it('records a failed attempt and retries it on the schedule with the same event id', async () => {
+    receiver.answer('/flaky', { status: 500 });
+    const hook = await createWebhook('/flaky');
+    const sent = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    expect(sent).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: 500, lastError: 'HTTP 500', deliveredAt: null });
+    const detail = await delivery(sent.id);
+    // The first retry follows 5 s later, give or take the 10 % jitter.
+    const wait = Date.parse(detail.nextAttemptAt) - Date.parse(detail.attemptLog[0].createdAt);
+    expect(wait).toBeGreaterThanOrEqual(4_500);
+    expect(wait).toBeLessThanOrEqual(5_500);
+    receiver.answer('/flaky', { status: 204 });
+    offsetMs += 6_000;
+    const done = await until(() => svc.request('GET', `/v1/webhook-deliveries/${sent.id}`, { key }), (body) => body.data.status === 'succeeded');
+    expect(done.data).toMatchObject({ attempts: 2, lastStatusCode: 204, lastError: null });
+    expect(done.data.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 204]);
+    expect(done.data.attemptLog[0].responseExcerpt).toBe('answered 500');
+    const ids = receiver.at('/flaky').map((request) => request.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    expect((await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data.failureCount).toBe(0);
+  });
+
+  it('does not follow redirects, and times out a silent receiver', async () => {
+    receiver.answer('/moved', { status: 302, headers: { location: receiver.url('/elsewhere') } });
+    const moved = await createWebhook('/moved');
+    const redirected = (await svc.request('POST', `/v1/webhooks/${moved.id}/test`, { key })).body.data;
+    expect(redirected).toMatchObject({ status: 'retrying', lastStatusCode: 302 });
+    expect(redirected.lastError).toMatch(/redirect .* not followed/);
+    expect(receiver.at('/elsewhere')).toHaveLength(0);
+
+    receiver.answer('/silent', 'hang');
+    const silent = await createWebhook('/silent');
+    const timedOut = (await svc.request('POST', `/v1/webhooks/${silent.id}/test`, { key })).body.data;
+    expect(timedOut).toMatchObject({ status: 'retrying', lastStatusCode: null, lastError: 'timed out after 500 ms' });
+  });
+
+  it('honours Retry-After, and a 410 disables the webhook at once', async () => {
+    receiver.answer('/busy', { status: 429, headers: { 'retry-after': '120' } });
+    const busy = await createWebhook('/busy');
+    const sent = (await svc.request('POST', `/v1/webhooks/${busy.id}/test`, { key })).body.data;
+    const detail = await delivery(sent.id);
+    expect(Date.parse(detail.nextAttemptAt) - Date.parse(detail.attemptLog[0].createdAt)).toBeGreaterThanOrEqual(120_000);
+
+    receiver.answer('/gone', { status: 410 });
+    const gone = await createWebhook('/gone');
+    const last = (await svc.request('POST', `/v1/webhooks/${gone.id}/test`, { key })).body.data;
+    expect(last).toMatchObject({ status: 'failed', lastStatusCode: 410, lastError: 'HTTP 410; the webhook is now disabled' });
+    const webhook = (await svc.request('GET', `/v1/webhooks/${gone.id}`, { key })).body.data;
+    expect(webhook).toMatchObject({ status: 'disabled', failureCount: 1 });
+    expect(webhook.disabledAt).not.toBeNull();
+    expect((await svc.request('POST', `/v1/webhooks/${gone.id}/test`, { key })).status).toBe(409);
+    const reactivated = (await svc.request('PATCH', `/v1/webhooks/${gone.id}`, { key, body: { status: 'active' } })).body.data;
+    expect(reactivated).toMatchObject({ status: 'active', failureCount: 0, disabledAt: null });
+  });
+
+  it('disables a webhook whose every attempt has failed for five days', async () => {
+    receiver.answer('/down', { status: 503 });
+    const hook = await createWebhook('/down');
+    const sent = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    expect((await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data.status).toBe('active');
+    offsetMs += 5 * 86_400_000 + 60_000;
+    const settled = await until(() => svc.request('GET', `/v1/webhooks/${hook.id}`, { key }), (body) => body.data.status === 'disabled');
+    expect(settled.data.failureCount).toBeGreaterThanOrEqual(2);
+    const detail = await delivery(sent.id);
+    expect(detail).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(detail.lastError).toBe('HTTP 503; the webhook is now disabled');
+    expect(detail.attempts).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('permitted destinations', () => {
+  let strict: TestService;
+  let strictKey: string;
+  let resolveTo: string[] | null = null;
+  beforeAll(async () => {
+    strict = await startTestService({
+      webhookDestinations: {
+        allowHttp: false,
+        allowHosts: new Set(),
+        // `rebind.test` does not resolve when the webhook is made, and resolves to loopback at delivery.
+        lookup: async (hostname) => {
+          if (hostname === 'rebind.test') {
+            if (!resolveTo) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+            return resolveTo;
+          }
+          if (hostname === 'localhost') return ['127.0.0.1'];
+          throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+        },
+      },
+      tiers: { free: { maxWebhooks: 50, rateLimitPerMinute: 100_000 } },
+    });
+    ({ key: strictKey } = await strict.newKey({ scopes: ['webhooks:write'] }));
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it.each([
+    ['http://hooks.example.com/plain', /https/],
+    ['https://127.0.0.1/', /loopback/],
+    ['https://127.1/', /loopback/],
+    ['https://0x7f000001/', /loopback/],
+    ['https://2130706433/', /loopback/],
+    ['https://[::1]/', /loopback/],
+    ['https://[::ffff:127.0.0.1]/', /loopback/],
+    ['https://10.1.2.3/', /private/],
+    ['https://172.16.0.1/', /private/],
+    ['https://192.168.1.1/', /private/],
+    ['https://169.254.169.254/latest/meta-data', /linkLocal/],
+    ['https://100.64.0.1/', /carrierGradeNat/],
+    ['https://[fc00::1]/', /uniqueLocal/],
+    ['https://[fe80::1]/', /linkLocal/],
+    ['https://0.0.0.0/', /unspecified/],
+    ['https://224.0.0.1/', /multicast/],
+    ['https://255.255.255.255/', /broadcast/],
+    ['https://localhost/', /resolves to 127\.0\.0\.1/],
+  ])('refuses %s', async (url, reason) => {
+    const res = await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'bad', url } });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe('forbidden_destination');
+    expect(res.body.error.details.field).toBe('url');
+    expect(res.body.error.details.reason).toMatch(reason);
+  });
+
+  it('accepts a name that does not resolve yet, and refuses it at delivery once it resolves to loopback', async () => {
+    const created = await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'rebind', url: 'https://rebind.test/hook' } });
+    expect(created.status).toBe(201);
+    resolveTo = ['127.0.0.1'];
+    const sent = (await strict.request('POST', `/v1/webhooks/${created.body.data.id}/test`, { key: strictKey })).body.data;
+    expect(sent).toMatchObject({ status: 'retrying', lastStatusCode: null });
+    expect(sent.lastError).toMatch(/forbidden destination: 127\.0\.0\.1 is a loopback address/);
+  });
+});
