@@ -4,6 +4,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
+import pg from 'pg';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
 
 export interface JobStoreOptions {
@@ -17,6 +18,8 @@ export interface JobStoreOptions {
   processEvery?: number;
   /** A job whose worker stopped touching it for this long is taken by another worker. */
   lockLifetimeMs?: number;
+  /** Connection failures the job store reports on its own (not in answer to a call). */
+  onError?: (error: unknown) => void;
 }
 
 export interface JobStore {
@@ -48,7 +51,14 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   if (options.mongodbUrl) {
     const backend = new MongoBackend({ address: options.mongodbUrl, collection: 'jobs' });
     const agenda = new Agenda({ backend, processEvery: options.processEvery ?? 2_000, defaultLockLifetime: lockLifetime });
-    return { agenda, backend: 'mongodb', close: async (drainMs) => void (await agenda.drain({ timeout: drainMs, closeConnection: true })) };
+    return {
+      agenda,
+      backend: 'mongodb',
+      async close(drainMs) {
+        await agenda.drain({ timeout: drainMs });
+        await agenda.stop(true);
+      },
+    };
   }
   let socket: PGLiteSocketServer | undefined;
   let connectionString = options.databaseUrl;
@@ -59,9 +69,11 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     await socket.start();
     connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
   }
+  // Our own pool, so a connection dropped while idle (a database restart) is logged instead of crashing the process.
+  const pool = new pg.Pool({ connectionString, max: POOL_MAX });
+  pool.on('error', (error) => options.onError?.(error));
   const backend = new PostgresBackend({
-    connectionString,
-    poolConfig: { max: POOL_MAX },
+    pool,
     tableName: JOBS_TABLE,
     ensureSchema: false,
     // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead.
@@ -72,7 +84,9 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     agenda,
     backend: socket ? 'pglite' : 'postgresql',
     async close(drainMs) {
-      await agenda.drain({ timeout: drainMs, closeConnection: true });
+      await agenda.drain({ timeout: drainMs });
+      await agenda.stop(false);
+      await pool.end();
       await socket?.stop();
     },
   };

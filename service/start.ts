@@ -95,6 +95,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       mongodbUrl: config.mongodbUrl,
       processEvery: options.jobs?.processEvery,
       lockLifetimeMs: options.jobs?.lockLifetimeMs,
+      onError: (error) => console.error('[svc] job store connection failed', error),
     });
     cleanups.unshift(() => jobStore.close(DRAIN_MS));
     const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from 'agenda';
+import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { createJobs, JOB } from '../../../jobs/jobs.ts';
+import { openJobStore, type JobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+
+/** Waits for a condition on real workers, bounded. */
+async function until(check: () => boolean | Promise<boolean>, tries = 200): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('condition not reached');
+}
+
+interface Backend {
+  name: string;
+  /** Options for one more worker on the same store. */
+  open(): Promise<JobStoreOptions>;
+  close(): Promise<void>;
+}
+
+function sqlBackend(): Backend {
+  let db: TestDatabase;
+  let orm: Orm;
+  return {
+    name: process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite (through its socket)',
+    async open() {
+      if (!orm) {
+        db = await createTestDatabase();
+        orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+      }
+      return db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: await embeddedPglite(orm) };
+    },
+    async close() {
+      await orm?.close(true);
+      await db?.drop();
+    },
+  };
+}
+
+function mongoBackend(url: string): Backend {
+  const database = `jobs_contract_${Date.now().toString(36)}`;
+  return { name: 'mongodb', open: async () => ({ mongodbUrl: `${url.replace(/\/$/, '')}/${database}` }), close: async () => {} };
+}
+
+const noMonitors = () => {
+  throw new Error('not used');
+};
+
+/** One contract, run against every job-store backend available here. */
+function contract(backend: Backend) {
+  describe(`job store contract: ${backend.name}`, () => {
+    const stores: JobStore[] = [];
+    const worker = async (lockLifetimeMs = 60_000) => {
+      const store = await openJobStore({ ...(await backend.open()), processEvery: 50, lockLifetimeMs });
+      stores.push(store);
+      return store;
+    };
+    afterAll(async () => {
+      for (const store of stores) await store.close(1_000).catch(() => undefined);
+      await backend.close();
+    });
+
+    it('runs a job once with two workers on one store', async () => {
+      const runs: string[] = [];
+      const [a, b] = [await worker(), await worker()];
+      for (const [name, store] of [['a', a], ['b', b]] as const) store.agenda.define('contract.once', async () => void runs.push(name));
+      await Promise.all([a.agenda.start(), b.agenda.start()]);
+      for (let i = 0; i < 5; i++) await a.agenda.now('contract.once', { i });
+      await until(() => runs.length >= 5);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(runs).toHaveLength(5);
+    });
+
+    it('keeps one schedule per monitor, and removes only the one asked', async () => {
+      const store = await worker();
+      const jobs = createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'not_claimed', events: 0 }) }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {} });
+      const from = new Date();
+      await jobs.schedule({ id: 'monitor-a', schedule: 'daily' }, from);
+      await jobs.schedule({ id: 'monitor-b', schedule: 'weekly' }, from);
+      await jobs.schedule({ id: 'monitor-a', schedule: 'hourly' }, from);
+      const listed = await store.agenda.queryJobs({ name: JOB.monitorSchedule });
+      const byMonitor = new Map(listed.jobs.map((job) => [(job.data as { monitorId: string }).monitorId, job]));
+      expect([...byMonitor.keys()].sort()).toEqual(['monitor-a', 'monitor-b']);
+      expect(listed.jobs).toHaveLength(2);
+      expect(new Date(byMonitor.get('monitor-a')!.nextRunAt!).getTime()).toBe(from.getTime() + 3_600_000);
+      await jobs.unschedule('monitor-a');
+      const left = await store.agenda.queryJobs({ name: JOB.monitorSchedule });
+      expect(left.jobs.map((job) => (job.data as { monitorId: string }).monitorId)).toEqual(['monitor-b']);
+    });
+
+    it('gives a job whose worker stopped touching it to another worker once its lock expires', async () => {
+      const dead = await worker(300);
+      const alive = await worker(300);
+      let deadStarted = false;
+      const done: string[] = [];
+      dead.agenda.define('contract.stuck', (_job: Job) => {
+        deadStarted = true;
+        return new Promise<void>(() => {});
+      });
+      await dead.agenda.start();
+      await dead.agenda.now('contract.stuck', {});
+      await until(() => deadStarted);
+      alive.agenda.define('contract.stuck', async () => void done.push('alive'));
+      await alive.agenda.start();
+      await until(() => done.length === 1);
+      expect(done).toEqual(['alive']);
+    });
+
+    it('drains a running job up to the bound', async () => {
+      const store = await worker();
+      let started = false;
+      let finished = false;
+      store.agenda.define('contract.slow', async () => {
+        started = true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        finished = true;
+      });
+      await store.agenda.start();
+      await store.agenda.now('contract.slow', {});
+      await until(() => started);
+      await store.agenda.drain({ timeout: 5_000 });
+      expect(finished).toBe(true);
+    });
+  });
+}
+
+contract(sqlBackend());
+
+const mongo = process.env.MONGODB_URL;
+describe.skipIf(!mongo)('job store contract: mongodb (skipped: MONGODB_URL not set; no MongoDB server on this machine)', () => {
+  if (mongo) contract(mongoBackend(mongo));
+  it('has a MongoDB server to run against', () => expect(mongo).toBeTruthy());
+});
