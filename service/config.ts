@@ -30,6 +30,8 @@ export interface ServiceConfig {
   webhookKeys?: string;
   /** Where webhooks may deliver: `SVC_WEBHOOK_ALLOW_HTTP`, `SVC_WEBHOOK_ALLOW_HOSTS`. */
   webhookDestinations: DestinationPolicy;
+  /** `SVC_SIM_PUBLISH` (default on): the in-process simulated platforms keep publishing new content. */
+  simPublish?: boolean;
 }
 
 function tiers(value: string | undefined): TierTable {
@@ -75,5 +77,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     mongodbUrl: env.MONGODB_URL || undefined,
     webhookKeys: env.SVC_WEBHOOK_KEYS || undefined,
     webhookDestinations: destinationPolicyFromEnv(env),
+    simPublish: env.SVC_SIM_PUBLISH !== 'off',
   };
 }

@@ -4,6 +4,7 @@ import { createMicroblogClient } from '../adapters/microblog/microblog-client.ts
 import { startMicroblogSim, type MicroblogSim } from '../adapters/sim/microblog/microblog-sim.ts';
 import type { PlatformClients } from '../core/service-deps.ts';
 import type { ServiceConfig } from './config.ts';
+import { startSimPublisher } from '../adapters/sim/sim-publisher.ts';
 
 /** The upstream platform clients the resolvers use, and what must be closed on shutdown. */
 export interface Platforms {
@@ -40,6 +41,10 @@ export async function startPlatforms(config: ServiceConfig): Promise<Platforms> 
     }
     const microblog = createMicroblogClient(microblogOptions);
     closers.push(() => microblog.close());
+    if (config.simPublish && sims.forum && sims.microblog) {
+      const publisher = startSimPublisher(sims.forum.world, sims.microblog.world);
+      closers.push(async () => publisher.stop());
+    }
     return {
       clients: { forum, microblog },
       simulated,

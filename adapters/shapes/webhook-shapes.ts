@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** The spec's Webhook and Webhook delivery. */
 
 /** Event types a webhook can select; `webhook.test` is sent by the test operation whatever the selection. */
-export const WEBHOOK_EVENT_TYPES = ['monitor.result.created', 'monitor.run.failed', 'webhook.disabled'] as const;
+export const WEBHOOK_EVENT_TYPES = ['monitor.result.created', 'monitor.run.failed'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'retrying', 'failed'] as const;
 
 export const WebhookShape = z
@@ -12,7 +12,7 @@ export const WebhookShape = z
     name: z.string().min(1).max(80).describe('1 to 80 characters.'),
     url: z.string().max(2048).describe('Where deliveries are POSTed: an https URL of a permitted destination.'),
     status: z.enum(['active', 'disabled']).describe('`active`, or `disabled` (by PATCH, a 410 answer, or sustained failure): a disabled webhook receives nothing.'),
-    events: z.array(z.string()).describe('Event types delivered: `monitor.result.created` (default), `monitor.run.failed`, `webhook.disabled`.'),
+    events: z.array(z.string()).describe('Event types delivered: `monitor.result.created` (default), `monitor.run.failed`.'),
     failureCount: z.int().min(0).describe('Consecutive failed attempts; 0 after a success.'),
     disabledAt: z.iso.datetime().nullable().describe('When it was disabled; null while active.'),
     createdAt: z.iso.datetime().describe('When it was created.'),

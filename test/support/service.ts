@@ -31,6 +31,8 @@ export async function startTestService(
     env?: Record<string, string>;
     databaseUrlThrough?: (url: string) => string;
     tiers?: TierOverrides;
+    /** The simulated platforms keep publishing, as on the embedded default. */
+    simPublish?: boolean;
     /** Where webhooks may deliver (default: http allowed, 127.0.0.1 allowed). */
     webhookDestinations?: Partial<DestinationPolicy>;
     /** A second instance on another service's PostgreSQL database (it stays owned by that service). */
@@ -52,6 +54,8 @@ export async function startTestService(
       demo: false,
       tiers: createTierTable(options.tiers),
       billing: true,
+      // Tests publish what they need themselves, unless one asks for the demo's live content.
+      simPublish: options.simPublish ?? false,
       // Webhook receivers in tests listen on loopback, which the operator allows here explicitly.
       webhookDestinations: { allowHttp: true, allowHosts: new Set(['127.0.0.1']), lookup: systemLookup, ...options.webhookDestinations },
       forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,
