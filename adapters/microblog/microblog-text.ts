@@ -30,26 +30,11 @@ export function unescapeHtml(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos|#39);/g, (_m, name: string) => ENTITIES[name]);
 }
 
-/** Escapes what `full_text` escapes, for serialising text in the wire format. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** `Wed Jul 08 21:59:10 +0000 2026` → ISO 8601. */
 export function parseClassicDate(value: string): string {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new TypeError(`Unparseable microblog date: ${value}`);
   return new Date(ms).toISOString();
-}
-
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** ISO / epoch ms → the classic `EEE MMM dd HH:mm:ss +0000 yyyy` the platform sends. */
-export function formatClassicDate(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000 ${d.getUTCFullYear()}`;
 }
 
 /** Epoch seconds or milliseconds (number or numeric string) → ISO 8601, or null when absent. */

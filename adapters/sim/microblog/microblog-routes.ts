@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Wire } from '../../microblog/wire.ts';
+import { formatClassicDate, type WireObject as Wire } from './sim-json.ts';
 import { readJsonBody, sendJson } from '../sim-server.ts';
 import { matchesSearch, parseSearchQuery } from './microblog-search-query.ts';
 import {
@@ -298,7 +298,7 @@ export function createMicroblogOperations(world: MicroblogWorld) {
               __typename: 'User',
               rest_id: user.id,
               id: base.id,
-              core: { created_at: base.core?.created_at ?? base.legacy?.created_at, name: user.name, screen_name: user.username },
+              core: { created_at: formatClassicDate(user.createdAt), name: user.name, screen_name: user.username },
               avatar: { image_url: user.avatarUrl },
               is_blue_verified: base.is_blue_verified,
               privacy: { protected: user.protected },

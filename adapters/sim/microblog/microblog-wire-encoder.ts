@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, formatClassicDate } from '../../microblog/microblog-text.ts';
-import type { Wire } from '../../microblog/wire.ts';
+import { escapeHtml, formatClassicDate, type WireObject as Wire } from './sim-json.ts';
 import type { MicroblogWorld, SimArticle, SimList, SimMedia, SimPost, SimSpace, SimUser } from './microblog-world.ts';
 
 /**
@@ -134,11 +133,14 @@ function hiddenReason(world: MicroblogWorld, post: SimPost): string | null {
 
 /* ---------------------------------------------------------------- text */
 
+/** An entity with its position in the text, as the platform writes it. */
+type Entity = Wire & { indices: [number, number] };
+
 interface EncodedText {
   text: string;
-  hashtags: Wire[];
-  user_mentions: Wire[];
-  urls: Wire[];
+  hashtags: Entity[];
+  user_mentions: Entity[];
+  urls: Entity[];
   /** Code points of the text before the trailing media link. */
   length: number;
 }
@@ -357,7 +359,7 @@ function encodeTweet(world: MicroblogWorld, post: SimPost, opts: TweetEncodeOpti
   if (long) {
     // full_text is cut; the whole text travels unescaped in note_tweet with its own entity indices.
     const cut = Array.from(escaped.text).slice(0, NOTE_PREVIEW).join('');
-    const kept = (list: Wire[]) => list.filter((e) => e.indices[1] <= NOTE_PREVIEW);
+    const kept = (list: Entity[]) => list.filter((e) => e.indices[1] <= NOTE_PREVIEW);
     visible = { text: `${cut}…`, hashtags: kept(escaped.hashtags), urls: kept(escaped.urls), user_mentions: kept(escaped.user_mentions), length: NOTE_PREVIEW };
     const note = encodeText(world, plain, false);
     tweet.note_tweet = {
