@@ -12,6 +12,8 @@ export const JOB = {
 } as const;
 
 const INTERVAL_MS = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
+/** A run queued this long without a worker taking it is dispatched again. */
+const STRANDED_AFTER_MS = 5 * 60_000;
 
 export interface JobsOptions {
   agenda: Agenda;
@@ -63,12 +65,22 @@ export function createJobs(options: JobsOptions): Jobs {
     JOB.monitorRun,
     guarded(JOB.monitorRun, async (job) => {
       const outcome = await options.runner.execute(job.attrs.data.runId);
+      // Another worker holds the run: look again when its lease runs out, in case that worker has died.
+      if (outcome.status === 'busy' && outcome.retryAt) await agenda.schedule(outcome.retryAt, JOB.monitorRun, job.attrs.data);
       if (outcome.events > 0) await drainDeliveries();
     }),
     { concurrency: 4 },
   );
   agenda.define(JOB.deliveries, guarded(JOB.deliveries, drainDeliveries), { concurrency: 1 });
-  agenda.define(JOB.housekeeping, guarded(JOB.housekeeping, options.housekeeping), { concurrency: 1 });
+  agenda.define(
+    JOB.housekeeping,
+    guarded(JOB.housekeeping, async () => {
+      await options.housekeeping();
+      // A run whose hand-over to a worker was lost (a crash between its row and its job) is handed over again.
+      for (const runId of await options.runner.stranded(STRANDED_AFTER_MS)) await agenda.now(JOB.monitorRun, { runId });
+    }),
+    { concurrency: 1 },
+  );
 
   return {
     async schedule(monitor, from) {

@@ -6,7 +6,7 @@ import { UpstreamError } from '../upstream/upstream-error.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
 import { planReads, type PlatformReaders } from './monitor-fetch.ts';
 import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
-import { toMonitor, toRun, type MonitorRow, type RunRow } from './monitor-rows.ts';
+import { iso, toMonitor, toRun, type MonitorRow, type RunRow } from './monitor-rows.ts';
 import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
 
 export interface MonitorRunnerOptions {
@@ -22,8 +22,9 @@ export interface MonitorRunnerOptions {
 }
 
 export interface RunOutcome {
-  /** `not_claimed`: finished already, or running under another worker. */
-  status: 'succeeded' | 'failed' | 'skipped' | 'not_claimed';
+  /** `finished`: it had ended already; `busy`: another worker holds it until `retryAt` (if that worker died, try then). */
+  status: 'succeeded' | 'failed' | 'skipped' | 'finished' | 'busy';
+  retryAt?: Date;
   /** Events written for webhooks, so the caller can deliver them now. */
   events: number;
 }
@@ -77,6 +78,16 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
   }
 
   return {
+    /** Runs that may have lost their hand-over to a worker: queued for a while, or running past their lease. */
+    async stranded(olderThanMs: number): Promise<string[]> {
+      const now = clock().getTime();
+      const rows = await db.all<{ id: string }>(
+        `select "id" from "monitor_run" where ("status" = 'queued' and "created_at" <= ?) or ("status" = 'running' and "started_at" <= ?) limit 100`,
+        [new Date(now - olderThanMs).toISOString(), new Date(now - leaseMs).toISOString()],
+      );
+      return rows.map((row) => row.id);
+    },
+
     async execute(runId: string): Promise<RunOutcome> {
       const now = clock();
       // Claimed by one worker at a time: a queued run, or a running one whose worker stopped (its lease ran out).
@@ -85,7 +96,11 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
          where "id" = ? and ("status" = 'queued' or ("status" = 'running' and "started_at" <= ?)) returning *`,
         [now.toISOString(), runId, new Date(now.getTime() - leaseMs).toISOString()],
       );
-      if (!run) return { status: 'not_claimed', events: 0 };
+      if (!run) {
+        const [current] = await db.all<RunRow>(`select * from "monitor_run" where "id" = ?`, [runId]);
+        if (current?.status !== 'running') return { status: 'finished', events: 0 };
+        return { status: 'busy', events: 0, retryAt: new Date(new Date(iso(current.started_at)).getTime() + leaseMs + 1) };
+      }
       const [monitor] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [run.monitor_id]);
       if (!monitor) return { status: 'skipped', events: await finish(runId, 'skipped', 'The monitor was deleted.') };
       if (monitor.status !== 'active') return { status: 'skipped', events: await finish(runId, 'skipped', `The monitor is ${monitor.status}.`) };

@@ -21,10 +21,11 @@ interface Run {
 }
 
 /** Waits until the monitor has `count` finished runs; returns the runs, newest first. */
-export async function finishedRuns(svc: TestService, key: string, monitorId: string, count: number): Promise<Run[]> {
+export async function finishedRuns(svc: TestService, key: string, monitorId: string, count: number, tries?: number): Promise<Run[]> {
   const body = await until<{ data: Run[] }>(
     () => svc.request('GET', `/v1/monitors/${monitorId}/runs?limit=100`, { key }),
     (b) => b.data.filter((run) => !['queued', 'running'].includes(run.status)).length >= count,
+    tries,
   );
   return body.data;
 }

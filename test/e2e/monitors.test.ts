@@ -235,7 +235,8 @@ describe('run-now and money', () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)('schedules (two instances need a PostgreSQL server; skipped on PGlite)', () => {
   it('runs a due scheduled run once even with two instances on one database', async () => {
-    const second = await startTestService({ shareDatabaseWith: svc, jobs: { processEvery: 100 } });
+    const upstreams = { FORUM_UPSTREAM_URL: svc.service.platforms.simulated.forum, MICROBLOG_UPSTREAM_URL: svc.service.platforms.simulated.microblog };
+    const second = await startTestService({ shareDatabaseWith: svc, env: upstreams, jobs: { processEvery: 100 } });
     try {
       const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'weekly' });
       // Make the monitor's schedule due now, as if a week had passed.

@@ -17,6 +17,8 @@ export interface TestService {
   service: RunningService;
   url: string;
   db: TestDatabase;
+  /** The service's data folder (generated secrets such as the webhook encryption key live here). */
+  dataDir: string;
   /** A new workspace with a key holding `scopes` (default: every read scope). */
   newKey(options?: { scopes?: string[]; label?: 'live' | 'test'; expiresAt?: Date | null; workspaceId?: string }): Promise<{ key: string; keyId: string; workspaceId: string }>;
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
@@ -42,7 +44,8 @@ export async function startTestService(
   const shared = options.shareDatabaseWith?.db;
   if (shared && !shared.databaseUrl) throw new Error('only a PostgreSQL database can be shared by two instances');
   const db: TestDatabase = shared ? { ...shared, dataDir: undefined, drop: async () => {} } : await createTestDatabase();
-  const dataDir = db.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
+  // A second instance shares the first one's folder too: its generated keys (webhook secrets) must be the same.
+  const dataDir = db.dataDir ?? options.shareDatabaseWith?.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
   const service = await startService(
     {
       port: 0,
@@ -88,6 +91,7 @@ export async function startTestService(
     service,
     url,
     db,
+    dataDir,
     async newKey(opts = {}) {
       const workspaceId = opts.workspaceId ?? (await service.identity.createWorkspace({ name: 'Test workspace' })).id;
       const created = await service.identity.createApiKey({
@@ -104,7 +108,7 @@ export async function startTestService(
     async close() {
       await service.close();
       await db.drop();
-      if (!db.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (!db.dataDir && !options.shareDatabaseWith) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

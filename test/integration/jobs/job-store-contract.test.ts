@@ -76,7 +76,7 @@ function contract(backend: Backend) {
 
     it('keeps one schedule per monitor, and removes only the one asked', async () => {
       const store = await worker();
-      const jobs = createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'not_claimed', events: 0 }) }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {} });
+      const jobs = createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {} });
       const from = new Date();
       await jobs.schedule({ id: 'monitor-a', schedule: 'daily' }, from);
       await jobs.schedule({ id: 'monitor-b', schedule: 'weekly' }, from);
