@@ -1,17 +1,17 @@
 import type { Article, ArticleBlock, ArticleEntity, ArticleMedia } from '../shapes/microblog-shapes.ts';
 import { renderArticleMarkdown, renderArticleText } from './microblog-article-render.ts';
 import { mapArticleMedia } from './microblog-media-mapper.ts';
-import { mapAuthor, userUsername } from './microblog-user-mapper.ts';
+import { isAvailableUser, mapAuthor, userUsername } from './microblog-user-mapper.ts';
 import { codePointRangeToUtf16, epochToIso } from './microblog-text.ts';
-import { MICROBLOG_SITE_URL, postUrl, type Wire } from './wire.ts';
+import { MICROBLOG_SITE_URL, postUrl, type WireArticle, type WireDraftBlock, type WireDraftEntity, type WireTweet } from './wire.ts';
 
 /**
  * `T.article.article_results.result` → Article (FIELD-NOTES 2.7). The body is Draft.js content: `blocks[]` with
  * code-point ranges and an `entityMap` that is an ARRAY of `{key, value}` (an object in stock Draft.js; both read).
  */
 
-function entityLookup(entityMap: Wire): Map<string, Wire> {
-  const map = new Map<string, Wire>();
+function entityLookup(entityMap: NonNullable<WireArticle['content_state']>['entityMap']): Map<string, WireDraftEntity> {
+  const map = new Map<string, WireDraftEntity>();
   if (Array.isArray(entityMap)) for (const e of entityMap) map.set(String(e.key), e.value);
   else if (entityMap && typeof entityMap === 'object') for (const [k, v] of Object.entries(entityMap)) map.set(k, v);
   return map;
@@ -21,12 +21,12 @@ function withScheme(url: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`;
 }
 
-function mapEntity(value: Wire, text: string, offset: number, length: number): ArticleEntity {
+function mapEntity(value: WireDraftEntity | undefined, text: string, offset: number, length: number): ArticleEntity {
   const data = value?.data ?? {};
   const upstreamType = String(value?.type ?? 'UNKNOWN');
   // The platform calls an embedded post TWEET; the spec's name is POST.
   const type = upstreamType === 'TWEET' ? 'POST' : upstreamType;
-  const mediaItems: Wire[] = Array.isArray(data.mediaItems) ? data.mediaItems : [];
+  const mediaItems = Array.isArray(data.mediaItems) ? data.mediaItems : [];
   return {
     ...codePointRangeToUtf16(text, offset, length),
     type,
@@ -37,17 +37,17 @@ function mapEntity(value: Wire, text: string, offset: number, length: number): A
   };
 }
 
-export function mapArticleBlock(block: Wire, entities: Map<string, Wire>): ArticleBlock {
+export function mapArticleBlock(block: WireDraftBlock, entities: Map<string, WireDraftEntity>): ArticleBlock {
   const text = String(block.text ?? '');
-  const styles = (block.inlineStyleRanges ?? []).map((s: Wire) => ({
+  const styles = (block.inlineStyleRanges ?? []).map((s) => ({
     ...codePointRangeToUtf16(text, s.offset, s.length),
     style: String(s.style),
   }));
-  const ranged: ArticleEntity[] = (block.entityRanges ?? []).map((r: Wire) =>
+  const ranged: ArticleEntity[] = (block.entityRanges ?? []).map((r) =>
     mapEntity(entities.get(String(r.key)), text, r.offset, r.length),
   );
   // Plain URLs typed into the text are listed in `data.urls` rather than as LINK entities; expose them as LINKs.
-  const plainLinks: ArticleEntity[] = (block.data?.urls ?? []).map((u: Wire) => ({
+  const plainLinks: ArticleEntity[] = (block.data?.urls ?? []).map((u) => ({
     ...codePointRangeToUtf16(text, u.fromIndex, u.toIndex - u.fromIndex),
     type: 'LINK',
     url: withScheme(String(u.text)),
@@ -58,22 +58,23 @@ export function mapArticleBlock(block: Wire, entities: Map<string, Wire>): Artic
   return {
     type: String(block.type ?? 'unstyled'),
     text,
-    depth: Number.isInteger(block.depth) && block.depth > 0 ? block.depth : 0,
+    depth: typeof block.depth === 'number' && Number.isInteger(block.depth) && block.depth > 0 ? block.depth : 0,
     styles,
     entities: [...ranged, ...plainLinks].sort((a, b) => a.offset - b.offset),
   };
 }
 
 /** `full` is false in lists of posts: only the preview is sent there, so text, markdown and blocks are null. */
-export function mapArticle(a: Wire, tweet: Wire, full: boolean): Article {
+export function mapArticle(a: WireArticle, tweet: WireTweet, full: boolean): Article {
   const author = tweet.core?.user_results?.result;
+  if (!isAvailableUser(author)) throw new TypeError(`Article ${a.rest_id}: the carrying post's author is unavailable`);
   const content = a.content_state;
   const media: ArticleMedia[] = full ? (a.media_entities ?? []).map(mapArticleMedia) : [];
   const coverImage = a.cover_media ? mapArticleMedia(a.cover_media) : null;
   let blocks: ArticleBlock[] | null = null;
   if (full && content) {
     const entities = entityLookup(content.entityMap);
-    blocks = (content.blocks ?? []).map((b: Wire) => mapArticleBlock(b, entities));
+    blocks = (content.blocks ?? []).map((b) => mapArticleBlock(b, entities));
   }
   const postId = String(tweet.rest_id);
   return {
@@ -89,7 +90,7 @@ export function mapArticle(a: Wire, tweet: Wire, full: boolean): Article {
     blocks,
     media,
     postId,
-    postUrl: postUrl(userUsername(author ?? {}), postId),
+    postUrl: postUrl(userUsername(author), postId),
     author: mapAuthor(author),
   };
 }

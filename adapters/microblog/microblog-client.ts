@@ -23,9 +23,9 @@ import {
 } from './microblog-operations.ts';
 import { mapPost, unavailableTweetReason, unwrapTweet } from './microblog-post-mapper.ts';
 import { mapSpace } from './microblog-space-mapper.ts';
-import { parseTimeline, timelineInstructions, type ParsedTimeline } from './microblog-timeline-parser.ts';
-import { mapAboutDetails, mapProfile, unavailableUserReason } from './microblog-user-mapper.ts';
-import type { Wire } from './wire.ts';
+import { isTweetItem, parseTimeline, timelineInstructions, type ParsedTimeline } from './microblog-timeline-parser.ts';
+import { isAvailableUser, mapAboutDetails, mapProfile, unavailableUserReason } from './microblog-user-mapper.ts';
+import type { WireBody, WireTweetResult, WireUser, WireUserResult } from './wire.ts';
 
 export interface MicroblogClientOptions {
   baseUrl: string;
@@ -93,7 +93,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
   });
   const queryIds = { ...DEFAULT_QUERY_IDS, ...opts.queryIds };
 
-  async function call(operation: MicroblogOperation, variables: Record<string, unknown>): Promise<Wire> {
+  async function call(operation: MicroblogOperation, variables: Record<string, unknown>): Promise<WireBody> {
     const toggles = FIELD_TOGGLES[operation];
     const res = await http.getJson(`/i/api/graphql/${queryIds[operation]}/${operation}`, {
       variables: JSON.stringify(variables),
@@ -113,9 +113,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
   }
 
   function profilesOf(timeline: ParsedTimeline): MicroblogProfile[] {
-    return timeline.items.flatMap((it) =>
-      it.kind === 'user' && unavailableUserReason(it.result) === null ? [mapProfile(it.result)] : [],
-    );
+    return timeline.items.flatMap((it) => (it.kind === 'user' && isAvailableUser(it.result) ? [mapProfile(it.result)] : []));
   }
 
   function postsOf(timeline: ParsedTimeline): MicroblogPost[] {
@@ -126,15 +124,14 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
     });
   }
 
-  function userResultOrThrow(result: Wire, who: string): Wire {
+  function userResultOrThrow(result: WireUserResult | undefined, who: string): WireUser {
     if (!result) throw new UpstreamError('not_found', 'microblog', `account ${who} not found`);
-    const reason = unavailableUserReason(result);
-    if (reason !== null) throw userUnavailableError(reason, who);
+    if (!isAvailableUser(result)) throw userUnavailableError(String(unavailableUserReason(result)), who);
     return result;
   }
 
-  async function tweetResultsByIds(ids: string[]): Promise<Map<string, Wire | null>> {
-    const out = new Map<string, Wire | null>(ids.map((id) => [id, null]));
+  async function tweetResultsByIds(ids: string[]): Promise<Map<string, WireTweetResult | null>> {
+    const out = new Map<string, WireTweetResult | null>(ids.map((id) => [id, null]));
     if (ids.length === 0) return out;
     const body = await call('TweetResultsByRestIds', {
       tweetIds: ids,
@@ -143,7 +140,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
       withVoice: true,
       withCommunity: true,
     });
-    const slots: Wire[] = body?.data?.tweetResult ?? [];
+    const slots = body?.data?.tweetResult ?? [];
     slots.forEach((slot, index) => {
       const result = slot?.result;
       const tweet = unwrapTweet(result);
@@ -169,7 +166,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
     });
     const timeline = parseTimeline(timelineInstructions(body, 'TweetDetail'));
     const focalIndex = timeline.items.findIndex((it) => it.kind === 'tweet' && it.entryId === `tweet-${postId}`);
-    const focal = focalIndex >= 0 ? timeline.items[focalIndex] : undefined;
+    const focal = focalIndex >= 0 && isTweetItem(timeline.items[focalIndex]) ? timeline.items[focalIndex] : undefined;
     if (!cursor) {
       if (!focal) throw new UpstreamError('not_found', 'microblog', `post ${postId} not found`);
       const reason = unavailableTweetReason(focal.result);
@@ -219,7 +216,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         const body = await call('UsersByRestIds', { userIds: ids });
         for (const slot of body?.data?.users ?? []) {
           const result = slot?.result;
-          if (unavailableUserReason(result) !== null) continue;
+          if (!isAvailableUser(result)) continue;
           const id = String(result.rest_id);
           if (out.has(id)) out.set(id, mapProfile(result));
         }
@@ -261,7 +258,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         if (!userResult) throw new UpstreamError('not_found', 'microblog', `account ${userId} not found`);
         if (userResult.__typename === 'UserUnavailable') throw userUnavailableError(String(userResult.reason), userId);
         const timeline = parseTimeline(timelineInstructions(body, operation));
-        const pinnedItem = timeline.items.find((it) => it.kind === 'tweet' && it.pinned);
+        const pinnedItem = timeline.items.filter(isTweetItem).find((it) => it.pinned);
         // Promoted entries and who-to-follow modules are not the user's timeline.
         const own = { ...timeline, items: timeline.items.filter((it) => it.kind === 'tweet' && !it.pinned && !it.promoted) };
         return { ...pageOf(postsOf(own), timeline, page.cursor), pinned: pinnedItem ? mapPost(pinnedItem.result) : null };
@@ -428,7 +425,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         const { focalResult } = await tweetDetail(postId);
         const tweet = unwrapTweet(focalResult);
         const article = tweet?.article?.article_results?.result;
-        return article?.rest_id ? mapArticle(article, tweet, true) : null;
+        return tweet && article?.rest_id ? mapArticle(article, tweet, true) : null;
       }),
   };
   return client;

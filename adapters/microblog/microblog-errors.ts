@@ -1,6 +1,6 @@
 import { UpstreamError, type NotPublicReason } from '../upstream/upstream-error.ts';
 import type { UpstreamResponse } from '../upstream/http-client.ts';
-import type { Wire } from './wire.ts';
+import type { WireBody, WireError } from './wire.ts';
 
 /**
  * Turns the microblog's failure signals into the typed UpstreamError set. GraphQL errors arrive with HTTP 200 (or
@@ -11,23 +11,24 @@ import type { Wire } from './wire.ts';
 const NOT_FOUND_CODES = new Set([144, 50, 34, 8]);
 const SUSPENDED_CODES = new Set([63]);
 
-export function graphqlErrors(body: Wire): Array<{ message: string; code?: number; kind?: string }> {
+export function graphqlErrors(body: WireBody | undefined): WireError[] {
   return Array.isArray(body?.errors) ? body.errors : [];
 }
 
 /** Throws for transport-level statuses and for errors that left no data; returns the body otherwise. */
-export function checkResponse(res: UpstreamResponse, operation: string): Wire {
-  const body = res.body as Wire;
+export function checkResponse(res: UpstreamResponse, operation: string): WireBody {
+  // JSON from the platform: read through optional members only, so any shape is safe to read.
+  const body = res.body as WireBody;
   if (res.status === 404) throw new UpstreamError('not_found', 'microblog', `${operation}: 404`, { status: 404 });
   const errors = graphqlErrors(body);
   const hasData = body?.data && typeof body.data === 'object' && Object.keys(body.data).length > 0;
   if (errors.length > 0 && !hasData) {
     const first = errors[0];
-    const code = first.code ?? (first as Wire).extensions?.code;
-    if (NOT_FOUND_CODES.has(code) || /not found|no status found|_Missing/i.test(first.message ?? '')) {
+    const code = first.code ?? first.extensions?.code;
+    if ((code !== undefined && NOT_FOUND_CODES.has(code)) || /not found|no status found|_Missing/i.test(first.message ?? '')) {
       throw new UpstreamError('not_found', 'microblog', `${operation}: ${first.message}`, { status: res.status });
     }
-    if (SUSPENDED_CODES.has(code)) {
+    if (code !== undefined && SUSPENDED_CODES.has(code)) {
       throw new UpstreamError('not_public', 'microblog', `${operation}: ${first.message}`, { reason: 'suspended', status: res.status });
     }
     throw new UpstreamError('unavailable', 'microblog', `${operation} failed: ${first.message}`, { status: res.status });

@@ -1,19 +1,19 @@
 import type { MicroblogList } from '../shapes/microblog-shapes.ts';
 import { epochToIso } from './microblog-text.ts';
-import { mapAuthor, unavailableUserReason } from './microblog-user-mapper.ts';
-import { MICROBLOG_SITE_URL, toCount, type Wire } from './wire.ts';
+import { isAvailableUser, mapAuthor } from './microblog-user-mapper.ts';
+import { MICROBLOG_SITE_URL, toCount, type WireList } from './wire.ts';
 
 /**
  * `ListByRestId` → `data.list` (FIELD-NOTES 2.10, unverified: no public recording). Read: `id_str`, `name`,
  * `description`, `created_at` (epoch ms), `member_count`, `subscriber_count`, `mode`, `user_results.result` (owner).
  */
-export function isPrivateList(list: Wire): boolean {
+export function isPrivateList(list: WireList | undefined): boolean {
   return String(list?.mode ?? 'Public').toLowerCase() === 'private';
 }
 
-export function mapList(list: Wire): MicroblogList {
+export function mapList(list: WireList): MicroblogList {
   const ownerResult = list.user_results?.result;
-  const owner = ownerResult && unavailableUserReason(ownerResult) === null ? mapAuthor(ownerResult) : null;
+  const owner = isAvailableUser(ownerResult) ? mapAuthor(ownerResult) : null;
   const id = String(list.id_str ?? list.rest_id);
   return {
     id,

@@ -1,8 +1,8 @@
 import type { ArticleMedia, MicroblogMedia } from '../shapes/microblog-shapes.ts';
-import type { Wire } from './wire.ts';
+import type { WireArticleMedia, WireTweetLegacy, WireTweetMedia, WireVideoVariant } from './wire.ts';
 
 /** Highest-bitrate MP4 of a `video_info`; the HLS variant carries no bitrate and a GIF's one MP4 has bitrate 0. */
-export function bestMp4(variants: Wire[] | undefined): string | null {
+export function bestMp4(variants: WireVideoVariant[] | undefined): string | null {
   let best: { url: string; bitrate: number } | null = null;
   for (const v of variants ?? []) {
     if (v?.content_type !== 'video/mp4' || typeof v.url !== 'string') continue;
@@ -13,8 +13,9 @@ export function bestMp4(variants: Wire[] | undefined): string | null {
 }
 
 /** One `extended_entities.media[]` element. */
-export function mapTweetMedia(m: Wire): MicroblogMedia {
-  const type = String(m.type);
+export function mapTweetMedia(m: WireTweetMedia): MicroblogMedia {
+  // Any other kind is passed on as the platform names it; the shape tests catch a new one.
+  const type = String(m.type) as MicroblogMedia['type'];
   if (type === 'photo') return { id: String(m.id_str), type, url: m.media_url_https ?? null, previewImageUrl: null };
   return {
     id: String(m.id_str),
@@ -25,19 +26,18 @@ export function mapTweetMedia(m: Wire): MicroblogMedia {
   };
 }
 
-export function tweetMediaList(legacy: Wire): MicroblogMedia[] {
-  const media: Wire[] = legacy?.extended_entities?.media ?? legacy?.entities?.media ?? [];
+export function tweetMediaList(legacy: WireTweetLegacy): MicroblogMedia[] {
+  const media = legacy?.extended_entities?.media ?? legacy?.entities?.media ?? [];
   return media.map(mapTweetMedia);
 }
 
-const ARTICLE_MEDIA_TYPES: Record<string, string> = { ApiImage: 'photo', ApiVideo: 'video', ApiGif: 'animated_gif' };
+const ARTICLE_MEDIA_TYPES: Record<string, ArticleMedia['type']> = { ApiImage: 'photo', ApiVideo: 'video', ApiGif: 'animated_gif' };
 
 /** Article cover / body media (`cover_media`, `media_entities[]`): `{media_id, media_key, media_info}`. */
-export function mapArticleMedia(m: Wire): ArticleMedia {
+export function mapArticleMedia(m: WireArticleMedia): ArticleMedia {
   const info = m.media_info ?? {};
   const keyPrefix = String(m.media_key ?? '').split('_')[0];
-  const type =
-    ARTICLE_MEDIA_TYPES[info.__typename] ?? (keyPrefix === '16' ? 'animated_gif' : keyPrefix === '3' ? 'photo' : 'video');
+  const type = (ARTICLE_MEDIA_TYPES[info.__typename ?? ''] ?? (keyPrefix === '16' ? 'animated_gif' : keyPrefix === '3' ? 'photo' : 'video')) as ArticleMedia['type'];
   const url = type === 'photo' ? (info.original_img_url ?? null) : bestMp4(info.variants ?? info.video_info?.variants);
   const width = info.original_img_width ?? info.width;
   const height = info.original_img_height ?? info.height;
@@ -45,7 +45,7 @@ export function mapArticleMedia(m: Wire): ArticleMedia {
     id: String(m.media_id ?? String(m.media_key ?? '').split('_')[1] ?? ''),
     type,
     url,
-    width: Number.isInteger(width) ? width : null,
-    height: Number.isInteger(height) ? height : null,
+    width: typeof width === 'number' && Number.isInteger(width) ? width : null,
+    height: typeof height === 'number' && Number.isInteger(height) ? height : null,
   };
 }

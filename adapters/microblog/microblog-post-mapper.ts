@@ -1,24 +1,24 @@
 import type { MicroblogEntities, MicroblogPost, MicroblogPostBase } from '../shapes/microblog-shapes.ts';
 import { mapArticle } from './microblog-article-mapper.ts';
 import { tweetMediaList } from './microblog-media-mapper.ts';
-import { mapAuthor, unavailableUserReason, userUsername } from './microblog-user-mapper.ts';
+import { isAvailableUser, mapAuthor, userUsername } from './microblog-user-mapper.ts';
 import { parseClassicDate, unescapeHtml } from './microblog-text.ts';
-import { postUrl, toCount, type Wire } from './wire.ts';
+import { postUrl, toCount, type WireEntities, type WireTweet, type WireTweetResult, type WireUrlEntity } from './wire.ts';
 
 /**
  * Tweet results → posts (FIELD-NOTES 2.3–2.5). `TweetWithVisibilityResults` wraps the tweet in `.tweet`;
  * `TweetTombstone`, `TweetUnavailable` and empty slots are posts that cannot be returned (null).
  */
-export function unwrapTweet(result: Wire): Wire | null {
+export function unwrapTweet(result: WireTweetResult | null | undefined): WireTweet | null {
   if (!result || typeof result !== 'object') return null;
   if (result.__typename === 'TweetWithVisibilityResults') return result.tweet ? unwrapTweet(result.tweet) : null;
   if (result.__typename && result.__typename !== 'Tweet') return null;
   if (!result.rest_id || !result.legacy) return null;
-  return result;
+  return result as WireTweet;
 }
 
 /** Why a tweet result is not a post: `TweetTombstone` text, `TweetUnavailable` reason, or null for a tweet. */
-export function unavailableTweetReason(result: Wire): string | null {
+export function unavailableTweetReason(result: WireTweetResult | null | undefined): string | null {
   if (unwrapTweet(result)) return null;
   if (result?.__typename === 'TweetTombstone') return String(result.tombstone?.text?.text ?? 'Tombstone');
   if (result?.__typename === 'TweetUnavailable') return String(result.reason ?? 'Unavailable');
@@ -41,23 +41,23 @@ function expandLinks(points: string[], urls: TextEntity[]): string[] {
   return out;
 }
 
-function linkEntities(urls: Wire[] | undefined): TextEntity[] {
-  return (urls ?? [])
-    .filter((u) => Array.isArray(u.indices) && typeof u.expanded_url === 'string')
-    .map((u) => ({ indices: [u.indices[0], u.indices[1]] as [number, number], replacement: u.expanded_url }));
+function linkEntities(urls: WireUrlEntity[] | undefined): TextEntity[] {
+  return (urls ?? []).flatMap((u) =>
+    Array.isArray(u.indices) && typeof u.expanded_url === 'string' ? [{ indices: [u.indices[0], u.indices[1]] as [number, number], replacement: u.expanded_url }] : [],
+  );
 }
 
-function entitiesOf(set: Wire): MicroblogEntities {
+function entitiesOf(set: WireEntities | undefined): MicroblogEntities {
   return {
-    hashtags: (set?.hashtags ?? []).map((h: Wire) => String(h.text)),
-    mentions: (set?.user_mentions ?? []).map((m: Wire) => String(m.screen_name)),
-    urls: (set?.urls ?? []).map((u: Wire) => String(u.expanded_url ?? u.url)),
+    hashtags: (set?.hashtags ?? []).map((h) => String(h.text)),
+    mentions: (set?.user_mentions ?? []).map((m) => String(m.screen_name)),
+    urls: (set?.urls ?? []).map((u) => String(u.expanded_url ?? u.url)),
   };
 }
 
-function noteOf(t: Wire): Wire | null {
+function noteOf(t: WireTweet): { text: string; entity_set?: WireEntities } | null {
   const note = t.note_tweet?.note_tweet_results?.result;
-  return note && typeof note.text === 'string' ? note : null;
+  return note && typeof note.text === 'string' ? { text: note.text, entity_set: note.entity_set } : null;
 }
 
 /**
@@ -65,7 +65,7 @@ function noteOf(t: Wire): Wire | null {
  * visible part ends at `display_text_range[1]` (the trailing media links are cut); both keep the leading
  * reply mentions. Short links are replaced by their targets.
  */
-export function postText(t: Wire): string {
+export function postText(t: WireTweet): string {
   const note = noteOf(t);
   if (note) return expandLinks(Array.from(note.text), linkEntities(note.entity_set?.urls)).join('');
   const legacy = t.legacy;
@@ -75,9 +75,9 @@ export function postText(t: Wire): string {
   return unescapeHtml(visible.join(''));
 }
 
-function mapBase(t: Wire): MicroblogPostBase | null {
+function mapBase(t: WireTweet): MicroblogPostBase | null {
   const author = t.core?.user_results?.result;
-  if (unavailableUserReason(author) !== null) return null;
+  if (!isAvailableUser(author)) return null;
   const l = t.legacy;
   const id = String(t.rest_id);
   const note = noteOf(t);
@@ -104,7 +104,7 @@ function mapBase(t: Wire): MicroblogPostBase | null {
 }
 
 /** A quoted or reposted post: one level only, so its own quote/repost is not followed. */
-export function mapPostBase(result: Wire): MicroblogPostBase | null {
+export function mapPostBase(result: WireTweetResult | null | undefined): MicroblogPostBase | null {
   const t = unwrapTweet(result);
   return t ? mapBase(t) : null;
 }
@@ -117,7 +117,7 @@ export function editOriginOf(post: MicroblogPost): string | undefined {
   return editOrigins.get(post);
 }
 
-export function mapPost(result: Wire): MicroblogPost | null {
+export function mapPost(result: WireTweetResult | null | undefined): MicroblogPost | null {
   const t = unwrapTweet(result);
   if (!t) return null;
   const base = mapBase(t);

@@ -1,12 +1,12 @@
 import type { MicroblogSpace, MicroblogSpaceParticipant } from '../shapes/microblog-shapes.ts';
 import { epochToIso } from './microblog-text.ts';
-import { MICROBLOG_SITE_URL, toCount, type Wire } from './wire.ts';
+import { MICROBLOG_SITE_URL, toCount, type WireAudioSpace, type WireSpaceParticipant } from './wire.ts';
 
 /**
  * `AudioSpaceById` → `data.audioSpace{metadata, participants}` (FIELD-NOTES 2.1, unverified: no public
  * recording). Times are epoch milliseconds; participants carry the handle and display name directly.
  */
-function mapParticipant(p: Wire): MicroblogSpaceParticipant {
+function mapParticipant(p: WireSpaceParticipant): MicroblogSpaceParticipant {
   const restId = p.user_results?.rest_id ?? p.user_results?.result?.rest_id;
   return {
     id: restId !== undefined ? String(restId) : null,
@@ -17,9 +17,9 @@ function mapParticipant(p: Wire): MicroblogSpaceParticipant {
   };
 }
 
-export function mapSpace(audioSpace: Wire): MicroblogSpace {
-  const m = audioSpace.metadata ?? {};
-  const participants = audioSpace.participants ?? {};
+export function mapSpace(audioSpace: WireAudioSpace): MicroblogSpace {
+  const m: NonNullable<WireAudioSpace['metadata']> = audioSpace.metadata ?? {};
+  const participants: NonNullable<WireAudioSpace['participants']> = audioSpace.participants ?? {};
   const id = String(m.rest_id);
   return {
     id,

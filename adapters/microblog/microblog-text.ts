@@ -31,8 +31,8 @@ export function unescapeHtml(text: string): string {
 }
 
 /** `Wed Jul 08 21:59:10 +0000 2026` → ISO 8601. */
-export function parseClassicDate(value: string): string {
-  const ms = Date.parse(value);
+export function parseClassicDate(value: string | undefined): string {
+  const ms = value === undefined ? Number.NaN : Date.parse(value);
   if (Number.isNaN(ms)) throw new TypeError(`Unparseable microblog date: ${value}`);
   return new Date(ms).toISOString();
 }

@@ -1,4 +1,4 @@
-import type { Wire } from './wire.ts';
+import type { WireBody, WireEntry, WireInstruction, WireItemContent, WireTweetResult, WireUserResult } from './wire.ts';
 
 /**
  * Timelines of instructions and entries (FIELD-NOTES 2.2). Items come out in display order; cursors come in two
@@ -6,9 +6,13 @@ import type { Wire } from './wire.ts';
  * may also sit inside modules (`ShowMore`).
  */
 
-export type TimelineItem =
-  | { kind: 'tweet'; entryId: string; moduleId: string | null; result: Wire; pinned: boolean; promoted: boolean }
-  | { kind: 'user'; entryId: string; moduleId: string | null; result: Wire };
+export type TweetItem = { kind: 'tweet'; entryId: string; moduleId: string | null; result: WireTweetResult | null; pinned: boolean; promoted: boolean };
+export type UserItem = { kind: 'user'; entryId: string; moduleId: string | null; result: WireUserResult | null };
+export type TimelineItem = TweetItem | UserItem;
+
+export function isTweetItem(item: TimelineItem): item is TweetItem {
+  return item.kind === 'tweet';
+}
 
 export interface TimelineCursor {
   cursorType: string;
@@ -24,7 +28,7 @@ export interface ParsedTimeline {
   top: string | null;
 }
 
-function cursorOf(content: Wire): { cursorType: string; value: string } | null {
+function cursorOf(content: WireItemContent | undefined): { cursorType: string; value: string } | null {
   const c = content?.__typename === 'TimelineTimelineCursor' || content?.cursorType ? content : null;
   if (!c || typeof c.value !== 'string') return null;
   return { cursorType: String(c.cursorType ?? 'Unknown'), value: c.value };
@@ -34,7 +38,7 @@ function pushItem(
   out: ParsedTimeline,
   entryId: string,
   moduleId: string | null,
-  itemContent: Wire,
+  itemContent: WireItemContent | undefined,
   pinned: boolean,
 ): void {
   if (!itemContent) return;
@@ -52,7 +56,7 @@ function pushItem(
   }
 }
 
-function addEntry(out: ParsedTimeline, entry: Wire, pinned: boolean): void {
+function addEntry(out: ParsedTimeline, entry: WireEntry | undefined, pinned: boolean): void {
   const content = entry?.content;
   const entryId = String(entry?.entryId ?? '');
   if (!content) return;
@@ -68,7 +72,7 @@ function addEntry(out: ParsedTimeline, entry: Wire, pinned: boolean): void {
   pushItem(out, entryId, null, content.itemContent, pinned);
 }
 
-export function parseTimeline(instructions: Wire[] | undefined): ParsedTimeline {
+export function parseTimeline(instructions: WireInstruction[] | undefined): ParsedTimeline {
   const out: ParsedTimeline = { items: [], cursors: [], bottom: null, top: null };
   for (const ins of instructions ?? []) {
     if (ins?.type === 'TimelineAddEntries') for (const e of ins.entries ?? []) addEntry(out, e, false);
@@ -81,7 +85,7 @@ export function parseTimeline(instructions: Wire[] | undefined): ParsedTimeline 
 }
 
 /** Where each operation keeps its `instructions` (FIELD-NOTES 2.1); 2024 user timelines used `timeline_v2`. */
-export function timelineInstructions(body: Wire, operation: string): Wire[] | undefined {
+export function timelineInstructions(body: WireBody | undefined, operation: string): WireInstruction[] | undefined {
   const d = body?.data;
   switch (operation) {
     case 'TweetDetail':

@@ -1,6 +1,6 @@
 import type { AboutDetails, MicroblogAuthor, MicroblogProfile } from '../shapes/microblog-shapes.ts';
 import { epochToIso, parseClassicDate } from './microblog-text.ts';
-import { profileUrl, toCount, type Wire } from './wire.ts';
+import { profileUrl, toCount, type WireUser, type WireUserLegacy, type WireUserResult } from './wire.ts';
 
 /**
  * Users come in three shapes over time (FIELD-NOTES 2.6): legacy (everything in `legacy`), transitional (`core`,
@@ -9,40 +9,45 @@ import { profileUrl, toCount, type Wire } from './wire.ts';
  */
 
 /** `UserUnavailable` (suspended, deactivated, …) or an empty slot: the reason, or null for a real user. */
-export function unavailableUserReason(result: Wire): string | null {
+export function unavailableUserReason(result: WireUserResult | null | undefined): string | null {
   if (!result || typeof result !== 'object' || !result.rest_id) return String(result?.reason ?? 'Unavailable');
   if (result.__typename && result.__typename !== 'User') return String(result.reason ?? result.__typename);
   return null;
 }
 
-function legacyOf(u: Wire): Wire {
+/** A result that is a user (not `UserUnavailable`, not an empty slot). */
+export function isAvailableUser(result: WireUserResult | null | undefined): result is WireUser {
+  return unavailableUserReason(result) === null;
+}
+
+function legacyOf(u: WireUserResult): WireUserLegacy {
   return u.legacy ?? {};
 }
 
-export function userUsername(u: Wire): string {
+export function userUsername(u: WireUserResult): string {
   return u.core?.screen_name ?? legacyOf(u).screen_name ?? '';
 }
 
-function userName(u: Wire): string {
+function userName(u: WireUserResult): string {
   return u.core?.name ?? legacyOf(u).name ?? '';
 }
 
-function userVerified(u: Wire): boolean {
+function userVerified(u: WireUserResult): boolean {
   const l = legacyOf(u);
   return Boolean(
     u.is_blue_verified || u.verification?.verified || u.verification?.verified_type || l.verified || l.verified_type,
   );
 }
 
-function userFollowers(u: Wire): number {
+function userFollowers(u: WireUserResult): number {
   return toCount(u.relationship_counts?.followers ?? legacyOf(u).followers_count) ?? 0;
 }
 
-function userAvatar(u: Wire): string | null {
+function userAvatar(u: WireUserResult): string | null {
   return u.avatar?.image_url ?? legacyOf(u).profile_image_url_https ?? null;
 }
 
-export function userProtected(u: Wire): boolean {
+export function userProtected(u: WireUserResult): boolean {
   // 2024–2025 legacy objects normally omit the key: missing means public.
   return Boolean(u.privacy?.protected ?? legacyOf(u).protected ?? false);
 }
@@ -51,7 +56,7 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-export function mapAuthor(u: Wire): MicroblogAuthor {
+export function mapAuthor(u: WireUser): MicroblogAuthor {
   return {
     id: String(u.rest_id),
     username: userUsername(u),
@@ -62,7 +67,7 @@ export function mapAuthor(u: Wire): MicroblogAuthor {
   };
 }
 
-export function mapProfile(u: Wire): MicroblogProfile {
+export function mapProfile(u: WireUser): MicroblogProfile {
   const l = legacyOf(u);
   const username = userUsername(u);
   const pinned = u.pinned_items?.tweet_ids_str ?? l.pinned_tweet_ids_str ?? [];
@@ -88,7 +93,7 @@ export function mapProfile(u: Wire): MicroblogProfile {
 }
 
 /** `AboutAccountQuery` → about details (FIELD-NOTES 2.9). */
-export function mapAboutDetails(r: Wire): AboutDetails {
+export function mapAboutDetails(r: WireUser): AboutDetails {
   const about = r.about_profile;
   const info = r.verification_info;
   const protectedFlag = r.privacy?.protected ?? r.legacy?.protected;

@@ -78,8 +78,9 @@ describe('simulated microblog world', () => {
   it('renders the showcase Article body as plain text', () => {
     const w = generateMicroblogWorld(1);
     const post = [...w.posts.values()].find((p) => p.articleId && !p.repostOfId)!;
-    const tweet = encodeTweetResult(w, post, { fullArticle: true });
-    const article = mapArticle(encodeArticle(w.articles.get(post.articleId!)!, true), tweet, true);
+    // Through JSON, as the client receives what the simulator writes.
+    const tweet = JSON.parse(JSON.stringify(encodeTweetResult(w, post, { fullArticle: true })));
+    const article = mapArticle(JSON.parse(JSON.stringify(encodeArticle(w.articles.get(post.articleId!)!, true))), tweet, true);
     const embedded = article.blocks!.flatMap((b) => b.entities).find((e) => e.type === 'POST')!.postId;
     expect(article.text).toBe(
       [

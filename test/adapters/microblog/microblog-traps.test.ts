@@ -4,7 +4,7 @@ import { editControlOf, editVersionIds } from '../../../adapters/microblog/micro
 import { checkResponse } from '../../../adapters/microblog/microblog-errors.ts';
 import { mapPost, mapPostBase, unavailableTweetReason } from '../../../adapters/microblog/microblog-post-mapper.ts';
 import { parseTimeline, timelineInstructions } from '../../../adapters/microblog/microblog-timeline-parser.ts';
-import { mapAboutDetails, mapProfile, unavailableUserReason } from '../../../adapters/microblog/microblog-user-mapper.ts';
+import { isAvailableUser, mapAboutDetails, mapProfile, unavailableUserReason } from '../../../adapters/microblog/microblog-user-mapper.ts';
 import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
 import { ArticleShape } from '../../../adapters/shapes/microblog-shapes.ts';
 import { findTweet, loadFixture } from './fixture-lookup.ts';
@@ -21,7 +21,7 @@ describe('2.1/2.2 envelopes, instructions, entries and cursors', () => {
   it('finds TimelineAddEntries when it is not the first instruction (Followers: index 3)', () => {
     const body = loadFixture('Followers.json');
     const instructions = timelineInstructions(body, 'Followers');
-    expect(instructions!.findIndex((i: { type: string }) => i.type === 'TimelineAddEntries')).toBe(3);
+    expect(instructions!.findIndex((i) => i.type === 'TimelineAddEntries')).toBe(3);
     expect(parseTimeline(instructions).items).toHaveLength(7);
   });
 
@@ -69,11 +69,11 @@ describe('2.3 tweet and user result unions', () => {
     const tl = parseTimeline(timelineInstructions(loadFixture('TweetDetail-visibility-limited-quote.json'), 'TweetDetail'));
     const item = tl.items[0];
     const raw = item.kind === 'tweet' ? item.result : null;
-    expect(raw.quoted_status_result.result.__typename).toBe('TweetWithVisibilityResults');
+    expect(raw?.quoted_status_result?.result?.__typename).toBe('TweetWithVisibilityResults');
     const p = mapPost(raw);
     expect(p?.id).toBe('1902059299591090335');
     expect(p?.quotedPost?.id).toBe('1900793157786255768');
-    expect(mapPost(raw.quoted_status_result.result)?.id).toBe('1900793157786255768');
+    expect(mapPost(raw?.quoted_status_result?.result)?.id).toBe('1900793157786255768');
   });
 
   it('treats TweetTombstone, TweetUnavailable and empty slots as posts that cannot be returned', () => {
@@ -88,7 +88,7 @@ describe('2.3 tweet and user result unions', () => {
 
   it('recognises UserUnavailable with reasons NoReason (Retweeters) and Suspended', () => {
     const tl = parseTimeline(timelineInstructions(loadFixture('Retweeters.json'), 'Retweeters'));
-    const reasons = tl.items.map((i) => unavailableUserReason(i.result)).filter((r) => r !== null);
+    const reasons = tl.items.map((i) => (i.kind === 'user' ? unavailableUserReason(i.result) : 'not a user')).filter((r) => r !== null);
     expect(reasons).toEqual(['NoReason']);
     expect(unavailableUserReason(loadFixture('UserByScreenName-suspended.json').data.user.result)).toBe('Suspended');
   });
@@ -234,7 +234,7 @@ describe('2.6 the three user shapes', () => {
 
   it('reads privacy.protected of protected followers', () => {
     const tl = parseTimeline(timelineInstructions(loadFixture('Followers.json'), 'Followers'));
-    const flags = tl.items.map((i) => mapProfile(i.result).protected);
+    const flags = tl.items.flatMap((i) => (i.kind === 'user' && isAvailableUser(i.result) ? [mapProfile(i.result).protected] : []));
     expect(flags.some((f) => f)).toBe(true);
     expect(flags.some((f) => !f)).toBe(true);
   });

@@ -3,7 +3,7 @@ import { mapArticle } from '../../../adapters/microblog/microblog-article-mapper
 import { mapPost, unavailableTweetReason, unwrapTweet } from '../../../adapters/microblog/microblog-post-mapper.ts';
 import { parseTimeline, timelineInstructions, type ParsedTimeline } from '../../../adapters/microblog/microblog-timeline-parser.ts';
 import { mapAboutDetails, mapProfile, unavailableUserReason } from '../../../adapters/microblog/microblog-user-mapper.ts';
-import type { Wire } from '../../../adapters/microblog/wire.ts';
+import type { Wire } from './fixture-lookup.ts';
 import {
   AboutDetailsShape,
   ArticleShape,
@@ -46,7 +46,7 @@ export function mapRecordedBody(operation: string, body: Wire): MappedBody {
     const post = mapPost(result);
     expect(post, 'a real tweet maps to a post').not.toBeNull();
     out.posts.push(strict(MicroblogPostShape, post));
-    const tweet = unwrapTweet(result);
+    const tweet = unwrapTweet(result)!;
     const article = tweet.article?.article_results?.result;
     if (full && article?.rest_id) out.articles.push(strict(ArticleShape, mapArticle(article, tweet, true)));
     // In lists only previews travel, often on the reposted original.
