@@ -79,6 +79,10 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead.
     disableNotifications: Boolean(socket),
   });
+  // The LISTEN connection reconnects by itself after a loss, and reports the loss as an 'error' event: heard here, so
+  // a database restart is logged, not an uncaught exception.
+  const channel = backend.notificationChannel as unknown as { on?: (event: 'error', listener: (error: unknown) => void) => void } | undefined;
+  channel?.on?.('error', (error) => options.onError?.(error));
   const agenda = new Agenda({ backend, processEvery: options.processEvery ?? (socket ? 1_000 : 5_000), defaultLockLifetime: lockLifetime });
   return {
     agenda,

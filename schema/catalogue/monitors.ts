@@ -6,7 +6,8 @@ import { defineOperation, type BillingInput } from './operation.ts';
 
 const READ = ['monitors:read'] as const;
 const WRITE = ['monitors:write'] as const;
-const FREE_WEIGHT_1: BillingInput = { minimumCredits: 0, rateLimitWeight: 1 };
+/** What every monitor operation shares: a key, free, weight 1 unless it says otherwise. */
+const RESOURCE = { authentication: 'key', billing: { minimumCredits: 0, rateLimitWeight: 1 } as BillingInput, tag: 'Monitors' } as const;
 const ID = z.uuid().describe('Monitor id (uuid).');
 const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
 const NAME = z.string().min(1).max(120).describe('1 to 120 characters.');
@@ -17,15 +18,14 @@ const CRUD_ERRORS = [400, 401, 402, 403, 404, 429, 500] as const;
 export const EXAMPLE_MONITOR_ID = '00000000-0000-4000-8000-000000000000';
 
 export const createMonitor = defineOperation({
+  ...RESOURCE,
   operationId: 'createMonitor',
   description:
     'Creates a monitor: a saved query over one of seven target kinds that runs on its schedule and reports only items it has never seen. Its first run (queued at once) records what exists as the baseline, or reports the newest `backfill` items. 409 with `details.limit` at the tier’s monitor ceiling, or for `hourly` where the tier lacks it.',
   graphql: { kind: 'mutation', field: 'createMonitor' },
   rest: { method: 'POST', path: '/v1/monitors', successStatus: 201 },
   tool: 'create_monitor',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({
     name: NAME,
     target: MonitorTargetInput,
@@ -36,21 +36,19 @@ export const createMonitor = defineOperation({
   }),
   output: MonitorShape,
   resolve: monitors.createMonitor,
-  tag: 'Monitors',
   errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { name: 'Rust on the forum', target: { kind: 'search', keywords: 'rust' } },
 });
 
 export const updateMonitor = defineOperation({
+  ...RESOURCE,
   operationId: 'updateMonitor',
   description:
     'Changes a monitor: any of `name`, `target`, `sources`, `schedule`, `webhookId`, `status`. `paused` and `archived` stop its schedule (run-now is then 409); `active` restarts it. A changed target keeps what the monitor has seen.',
   graphql: { kind: 'mutation', field: 'updateMonitor' },
   rest: { method: 'PATCH', path: '/v1/monitors/:id' },
   tool: 'update_monitor',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({
     id: ID,
     name: NAME.optional(),
@@ -62,110 +60,98 @@ export const updateMonitor = defineOperation({
   }),
   output: MonitorShape,
   resolve: monitors.updateMonitor,
-  tag: 'Monitors',
   errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { id: EXAMPLE_MONITOR_ID, name: 'Rust, renamed' },
 });
 
 export const listMonitors = defineOperation({
+  ...RESOURCE,
   operationId: 'listMonitors',
   description: 'The account’s monitors, newest first. No cursor: at most 100.',
   graphql: { kind: 'query', field: 'monitors' },
   rest: { method: 'GET', path: '/v1/monitors' },
   tool: 'list_monitors',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ limit: LIMIT }),
   output: z.array(MonitorShape),
   resolve: monitors.listMonitors,
-  tag: 'Monitors',
   errorStatuses: [400, 401, 402, 403, 429, 500],
   example: {},
 });
 
 export const getMonitor = defineOperation({
+  ...RESOURCE,
   operationId: 'getMonitor',
   description: 'One monitor of the account. 404 when there is no such monitor in this account.',
   graphql: { kind: 'query', field: 'monitor' },
   rest: { method: 'GET', path: '/v1/monitors/:id' },
   tool: 'get_monitor',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID }),
   output: MonitorShape,
   resolve: monitors.getMonitor,
-  tag: 'Monitors',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_MONITOR_ID },
 });
 
 export const deleteMonitor = defineOperation({
+  ...RESOURCE,
   operationId: 'deleteMonitor',
   description: 'Deletes a monitor with its schedule, runs and results; a run in progress ends without reporting. 404 when there is no such monitor in this account.',
   graphql: { kind: 'mutation', field: 'deleteMonitor' },
   rest: { method: 'DELETE', path: '/v1/monitors/:id' },
   tool: 'delete_monitor',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID }),
   output: DeletedShape,
   resolve: monitors.deleteMonitor,
-  tag: 'Monitors',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_MONITOR_ID },
 });
 
 export const listMonitorRuns = defineOperation({
+  ...RESOURCE,
   operationId: 'listMonitorRuns',
   description: 'A monitor’s runs, newest first: status, items found, new results, credits used, error summary. No cursor.',
   graphql: { kind: 'query', field: 'monitorRuns' },
   rest: { method: 'GET', path: '/v1/monitors/:id/runs' },
   tool: 'list_monitor_runs',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID, limit: LIMIT }),
   output: z.array(MonitorRunShape),
   resolve: monitors.listMonitorRuns,
-  tag: 'Monitors',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_MONITOR_ID },
 });
 
 export const listMonitorResults = defineOperation({
+  ...RESOURCE,
   operationId: 'listMonitorResults',
   description: 'What a monitor found that it had never seen before, newest first. No cursor.',
   graphql: { kind: 'query', field: 'monitorResults' },
   rest: { method: 'GET', path: '/v1/monitors/:id/results' },
   tool: 'list_monitor_results',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID, limit: LIMIT }),
   output: z.array(MonitorResultShape),
   resolve: monitors.listMonitorResults,
-  tag: 'Monitors',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_MONITOR_ID },
 });
 
 export const runMonitor = defineOperation({
+  ...RESOURCE,
   operationId: 'runMonitor',
   description:
     'Queues a run now and returns at once (202). Idempotent while a run is queued: the same `jobId` comes back. The run is billed when it executes, by what it reads. 409 while the monitor is paused or archived.',
   graphql: { kind: 'mutation', field: 'runMonitor' },
   rest: { method: 'POST', path: '/v1/monitors/:id/run', successStatus: 202 },
   tool: 'run_monitor',
-  authentication: 'key',
   scopes: WRITE,
   billing: { minimumCredits: 0, rateLimitWeight: 4 },
   input: z.object({ id: ID }),
   output: RunNowShape,
   resolve: monitors.runMonitor,
-  tag: 'Monitors',
   errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { id: EXAMPLE_MONITOR_ID },
 });

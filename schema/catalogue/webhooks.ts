@@ -6,7 +6,8 @@ import { defineOperation, type BillingInput } from './operation.ts';
 
 const READ = ['webhooks:read'] as const;
 const WRITE = ['webhooks:write'] as const;
-const FREE_WEIGHT_1: BillingInput = { minimumCredits: 0, rateLimitWeight: 1 };
+/** What every webhook operation shares: a key, free, weight 1 unless it says otherwise. */
+const RESOURCE = { authentication: 'key', billing: { minimumCredits: 0, rateLimitWeight: 1 } as BillingInput, tag: 'Webhooks' } as const;
 const ID = z.uuid().describe('Webhook id (uuid).');
 const DELIVERY_ID = z.uuid().describe('Delivery id (uuid).');
 const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
@@ -19,33 +20,30 @@ export const EXAMPLE_WEBHOOK_ID = '00000000-0000-4000-8000-000000000001';
 export const EXAMPLE_DELIVERY_ID = '00000000-0000-4000-8000-000000000002';
 
 export const createWebhook = defineOperation({
+  ...RESOURCE,
   operationId: 'createWebhook',
   description:
     'Creates a webhook: signed (Standard Webhooks) POSTs of the events it selects. The signing secret is in this response only. 400 naming `url` for a destination that is not permitted; 409 with `details.limit` at the tier’s webhook ceiling.',
   graphql: { kind: 'mutation', field: 'createWebhook' },
   rest: { method: 'POST', path: '/v1/webhooks', successStatus: 201 },
   tool: 'create_webhook',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({ name: NAME, url: URL, events: EVENTS.default(['monitor.result.created']) }),
   output: CreatedWebhookShape,
   resolve: webhooks.createWebhook,
-  tag: 'Webhooks',
   errorStatuses: [400, 401, 402, 403, 409, 429, 500],
   example: { name: 'Results to our inbox', url: 'https://hooks.example.com/svc' },
 });
 
 export const updateWebhook = defineOperation({
+  ...RESOURCE,
   operationId: 'updateWebhook',
   description:
     'Changes a webhook: `name`, `url`, `events`, `status`. `disabled` stops deliveries; `active` resumes them and clears `failureCount`. 404 when there is no such webhook in this account.',
   graphql: { kind: 'mutation', field: 'updateWebhook' },
   rest: { method: 'PATCH', path: '/v1/webhooks/:id' },
   tool: 'update_webhook',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({
     id: ID,
     name: NAME.optional(),
@@ -55,128 +53,113 @@ export const updateWebhook = defineOperation({
   }),
   output: WebhookShape,
   resolve: webhooks.updateWebhook,
-  tag: 'Webhooks',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_WEBHOOK_ID, name: 'Renamed' },
 });
 
 export const listWebhooks = defineOperation({
+  ...RESOURCE,
   operationId: 'listWebhooks',
   description: 'The account’s webhooks, newest first (secrets are never shown again). No cursor.',
   graphql: { kind: 'query', field: 'webhooks' },
   rest: { method: 'GET', path: '/v1/webhooks' },
   tool: 'list_webhooks',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ limit: LIMIT }),
   output: z.array(WebhookShape),
   resolve: webhooks.listWebhooks,
-  tag: 'Webhooks',
   errorStatuses: [400, 401, 402, 403, 429, 500],
   example: {},
 });
 
 export const getWebhook = defineOperation({
+  ...RESOURCE,
   operationId: 'getWebhook',
   description: 'One webhook of the account. 404 when there is no such webhook in this account.',
   graphql: { kind: 'query', field: 'webhook' },
   rest: { method: 'GET', path: '/v1/webhooks/:id' },
   tool: 'get_webhook',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID }),
   output: WebhookShape,
   resolve: webhooks.getWebhook,
-  tag: 'Webhooks',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_WEBHOOK_ID },
 });
 
 export const deleteWebhook = defineOperation({
+  ...RESOURCE,
   operationId: 'deleteWebhook',
   description: 'Deletes a webhook and its deliveries; monitors that sent it results keep running with `webhookId` null. 404 when there is no such webhook in this account.',
   graphql: { kind: 'mutation', field: 'deleteWebhook' },
   rest: { method: 'DELETE', path: '/v1/webhooks/:id' },
   tool: 'delete_webhook',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID }),
   output: DeletedShape,
   resolve: webhooks.deleteWebhook,
-  tag: 'Webhooks',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_WEBHOOK_ID },
 });
 
 export const testWebhook = defineOperation({
+  ...RESOURCE,
   operationId: 'testWebhook',
   description:
     'Sends a signed `webhook.test` event now and answers with its delivery once the attempt is recorded (a failed attempt is retried like any other). 409 while the webhook is disabled.',
   graphql: { kind: 'mutation', field: 'testWebhook' },
   rest: { method: 'POST', path: '/v1/webhooks/:id/test' },
   tool: 'test_webhook',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: ID }),
   output: WebhookDeliveryShape,
   resolve: webhooks.testWebhook,
-  tag: 'Webhooks',
   errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { id: EXAMPLE_WEBHOOK_ID },
 });
 
 export const listWebhookDeliveries = defineOperation({
+  ...RESOURCE,
   operationId: 'listWebhookDeliveries',
   description: 'Deliveries of the account’s webhooks, newest first, optionally of one webhook. Every attempt counts in `attempts`, including those about to be retried.',
   graphql: { kind: 'query', field: 'webhookDeliveries' },
   rest: { method: 'GET', path: '/v1/webhook-deliveries' },
   tool: 'list_webhook_deliveries',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ limit: LIMIT, webhookId: ID.optional().describe('Only this webhook’s deliveries.') }),
   output: z.array(WebhookDeliveryShape),
   resolve: webhooks.listWebhookDeliveries,
-  tag: 'Webhooks',
   errorStatuses: [400, 401, 402, 403, 429, 500],
   example: {},
 });
 
 export const getWebhookDelivery = defineOperation({
+  ...RESOURCE,
   operationId: 'getWebhookDelivery',
   description: 'One delivery with every attempt made (status code, error, duration, the first 1 KiB of the answer). 404 when it is not this account’s.',
   graphql: { kind: 'query', field: 'webhookDelivery' },
   rest: { method: 'GET', path: '/v1/webhook-deliveries/:id' },
   tool: 'get_webhook_delivery',
-  authentication: 'key',
   scopes: READ,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: DELIVERY_ID }),
   output: WebhookDeliveryDetailShape,
   resolve: webhooks.getWebhookDelivery,
-  tag: 'Webhooks',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_DELIVERY_ID },
 });
 
 export const redeliverWebhookDelivery = defineOperation({
+  ...RESOURCE,
   operationId: 'redeliverWebhookDelivery',
   description:
     'Attempts a past delivery again now: the same event id and body, signed with the webhook’s current secret. Answers with the delivery once the attempt is recorded. 404 when it is not this account’s.',
   graphql: { kind: 'mutation', field: 'redeliverWebhookDelivery' },
   rest: { method: 'POST', path: '/v1/webhook-deliveries/:id/redeliver' },
   tool: 'redeliver_webhook_delivery',
-  authentication: 'key',
   scopes: WRITE,
-  billing: FREE_WEIGHT_1,
   input: z.object({ id: DELIVERY_ID }),
   output: WebhookDeliveryShape,
   resolve: webhooks.redeliverWebhookDelivery,
-  tag: 'Webhooks',
   errorStatuses: CRUD_ERRORS,
   example: { id: EXAMPLE_DELIVERY_ID },
 });

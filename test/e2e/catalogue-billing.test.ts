@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsIn } from '../../core/meter.ts';
 import { OPERATIONS } from '../../schema/catalogue/index.ts';
 import { UNIT_PRICES, type OperationSpec } from '../../schema/catalogue/operation.ts';
+import { restCall } from '../support/rest-call.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -16,20 +17,6 @@ afterAll(async () => {
 });
 
 const BILLED = OPERATIONS.filter((op) => op.billing.minimumCredits > 0);
-
-function restCall(op: OperationSpec) {
-  const example = { ...(op.example as Record<string, unknown>) };
-  let path = op.rest.path;
-  for (const [, name] of op.rest.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
-    path = path.replace(`:${name}`, encodeURIComponent(String(example[name])));
-    delete example[name];
-  }
-  if (op.rest.method === 'GET') {
-    const query = new URLSearchParams(Object.entries(example).map(([name, value]) => [name, String(value)]));
-    return svc.request(op.rest.method, query.size ? `${path}?${query}` : path, { key });
-  }
-  return svc.request(op.rest.method, path, { key, body: example });
-}
 
 /** The spec's price of what came back: the minimum, each returned unit, and the lookup a first page pays for. */
 function priceOfResponse(op: OperationSpec, data: unknown): { credits: number; counted: Record<string, number> } {
@@ -51,7 +38,7 @@ describe('every billed operation charges its price formula for what it returned'
   });
 
   it.each(BILLED.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
-    const res = await restCall(op);
+    const res = await restCall(svc, key, op, op.example as Record<string, unknown>);
     expect(res.status, JSON.stringify(res.body)).toBe(op.rest.successStatus ?? 200);
     const { credits, counted } = priceOfResponse(op, res.body.data);
     // The example must return something of every unit it bills, or a forgotten count would go unseen.

@@ -9,6 +9,7 @@ import { EXAMPLE_MONITOR_ID } from '../../schema/catalogue/monitors.ts';
 import { EXAMPLE_DELIVERY_ID, EXAMPLE_WEBHOOK_ID } from '../../schema/catalogue/webhooks.ts';
 import { withFragments } from '../../schema/zod-graphql.ts';
 import { connectMcp } from '../support/mcp.ts';
+import { restCall } from '../support/rest-call.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -38,18 +39,8 @@ async function exampleOf(op: (typeof OPERATIONS)[number]): Promise<Record<string
   return example;
 }
 
-async function restCall(op: (typeof OPERATIONS)[number]) {
-  const example = await exampleOf(op);
-  let path = op.rest.path;
-  for (const [, name] of op.rest.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
-    path = path.replace(`:${name}`, encodeURIComponent(String(example[name])));
-    delete example[name];
-  }
-  if (op.rest.method === 'GET') {
-    const query = new URLSearchParams(Object.entries(example).map(([name, value]) => [name, String(value)]));
-    return svc.request(op.rest.method, query.size ? `${path}?${query}` : path, { key });
-  }
-  return svc.request(op.rest.method, path, { key, ...(Object.keys(example).length ? { body: example } : {}) });
+async function restCallOf(op: (typeof OPERATIONS)[number]) {
+  return restCall(svc, key, op, await exampleOf(op));
 }
 
 describe('every catalogue operation answers on all three surfaces', () => {
@@ -61,7 +52,7 @@ describe('every catalogue operation answers on all three surfaces', () => {
   });
 
   it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s over REST', async (_id, op) => {
-    const res = await restCall(op);
+    const res = await restCallOf(op);
     expect(res.status, JSON.stringify(res.body)).toBe(op.rest.successStatus ?? 200);
     if (op.rest.envelope !== false) expect(res.body.meta.requestId).toBe(res.headers.get('x-request-id'));
   });

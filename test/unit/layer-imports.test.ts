@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -15,13 +16,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   'operator-bridge': ['schema', 'core', 'adapters'],
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** The top-level folder of every relative import of a file. */
 function importedLayers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -30,7 +24,7 @@ function importedLayers(file: string): string[] {
 
 function violations(layer: string): string[] {
   const allowed = new Set([layer, ...ALLOWED[layer]]);
-  return sources(join(ROOT, layer)).flatMap((file) =>
+  return sourceFiles(join(ROOT, layer)).flatMap((file) =>
     importedLayers(file)
       .filter((imported) => !allowed.has(imported))
       .map((imported) => `${relative(ROOT, file)} imports ${imported}/`),

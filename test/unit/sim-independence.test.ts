@@ -1,16 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SIM = join(ROOT, 'adapters/sim');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Relative imports of a file that resolve outside the simulator. */
 function outside(file: string): string[] {
@@ -23,7 +17,7 @@ function outside(file: string): string[] {
 
 describe('the simulated platforms', () => {
   it('never import the code they check', () => {
-    expect(sources(SIM).flatMap(outside)).toEqual([]);
+    expect(sourceFiles(SIM).flatMap(outside)).toEqual([]);
   });
 
   it('would report an import from the client (the check can fail)', () => {
