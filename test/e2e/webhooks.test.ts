@@ -59,10 +59,15 @@ describe('webhook resources', () => {
   it('answers 404 for another account’s webhook and 409 at the tier’s webhook ceiling', async () => {
     const hook = await createWebhook('/mine');
     const other = await svc.newKey({ scopes: ['webhooks:write'] });
-    for (const [method, path] of [['GET', `/v1/webhooks/${hook.id}`], ['PATCH', `/v1/webhooks/${hook.id}`], ['DELETE', `/v1/webhooks/${hook.id}`], ['POST', `/v1/webhooks/${hook.id}/test`], ['GET', `/v1/webhook-deliveries?webhookId=${hook.id}`]] as const) {
+    for (const [method, path] of [['GET', `/v1/webhooks/${hook.id}`], ['PATCH', `/v1/webhooks/${hook.id}`], ['DELETE', `/v1/webhooks/${hook.id}`], ['POST', `/v1/webhooks/${hook.id}/test`]] as const) {
       const res = await svc.request(method, path, { key: other.key, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
+    await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key });
+    const theirs = await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key: other.key });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data).toEqual([]);
+    expect((await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key })).body.data).toHaveLength(1);
     const { maxWebhooks } = (await svc.request('GET', '/v1/limits', { key: other.key })).body.data;
     for (let i = 0; i < maxWebhooks; i++) {
       expect((await svc.request('POST', '/v1/webhooks', { key: other.key, body: { name: `h${i}`, url: 'https://hooks.example.com/x' } })).status).toBe(201);
