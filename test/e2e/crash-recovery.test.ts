@@ -118,6 +118,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL server; skipped on PGlite)', () => {
+  it('run a due scheduled run once when they are two processes', async () => {
+    const svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
+    const { child } = await startChild(svc);
+    try {
+      const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+      const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'twice?', target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'weekly' } })).body.data;
+      await finishedRuns(svc, key, monitor.id, 1);
+      const db = svc.service.orm.em.getConnection();
+      // As if a week had passed: both processes' workers see the schedule due.
+      await db.execute(`update "agenda_jobs" set "next_run_at" = now() where "name" = 'monitor.schedule' and "data"->>'monitorId' = ?`, [monitor.id]);
+      await finishedRuns(svc, key, monitor.id, 2, 800);
+      const [{ next }] = await db.execute<{ next: Date }[]>(`select "next_run_at" as "next" from "agenda_jobs" where "name" = 'monitor.schedule' and "data"->>'monitorId' = ?`, [monitor.id], 'all');
+      expect(new Date(next).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+      const runs = (await svc.request('GET', `/v1/monitors/${monitor.id}/runs`, { key })).body.data;
+      expect(runs.map((run: { status: string }) => run.status)).toEqual(['succeeded', 'succeeded']);
+    } finally {
+      await kill(child);
+      await svc.close();
+    }
+  });
+
   it('deliver each event once', async () => {
     const receiver = await startReceiver();
     const tiers = { free: { rateLimitPerMinute: 100_000 } };
