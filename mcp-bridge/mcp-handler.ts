@@ -7,6 +7,16 @@ import { authenticate } from '../schema/pipeline/authenticate.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { buildMcpServer } from './mcp-server.ts';
 
+/** Protocol versions from which MCP has no JSON-RPC batches (dated versions compare as text). */
+const NO_BATCHES_FROM = '2025-06-18';
+
+/** A JSON array body under a protocol version that no longer allows batching. */
+async function isRefusedBatch(request: Request): Promise<boolean> {
+  const version = request.headers.get('mcp-protocol-version');
+  if (!version || version < NO_BATCHES_FROM || request.method !== 'POST') return false;
+  return (await request.clone().text()).trimStart().startsWith('[');
+}
+
 /**
  * `/mcp`: stateless Streamable HTTP. Serves the 2026-07-28 protocol and, for 2025-era clients, the
  * stateless legacy fallback; every request gets a fresh server built for the caller's key.
@@ -24,6 +34,9 @@ export function createMcpBridge(operations: readonly OperationSpec[], executor: 
   );
   return {
     async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {
+      if (await isRefusedBatch(request)) {
+        return { status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } };
+      }
       try {
         const principal = await authenticate(ctx);
         return await handler.fetch(request, {

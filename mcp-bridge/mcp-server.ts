@@ -4,6 +4,7 @@ import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
+import { Meter } from '../core/meter.ts';
 import type { RequestContext } from '../core/request-context.ts';
 
 const MONITOR_OR_WEBHOOK = /^(monitors|webhooks):/;
@@ -46,6 +47,12 @@ function toolResult(envelope: EnvelopeResponse, credits: unknown) {
   };
 }
 
+/** The HTTP response reports what all its calls charged together, and the balance after the last. */
+function addCallHeaders(ctx: RequestContext, call: RequestContext): void {
+  const charged = Number(ctx.responseHeaders['x-credits-charged'] ?? 0) + Number(call.responseHeaders['x-credits-charged'] ?? 0);
+  Object.assign(ctx.responseHeaders, call.responseHeaders, { 'x-credits-charged': String(charged) });
+}
+
 /** A fresh MCP server for one HTTP request, with one tool per catalogue operation, executed through the pipeline. */
 export function buildMcpServer(
   ctx: RequestContext,
@@ -64,7 +71,10 @@ export function buildMcpServer(
       if (unknown !== undefined) {
         return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });
       }
-      const result = await executor(op, args, ctx);
+      // Each call of a JSON-RPC batch is metered and settled on its own; the response's headers add them up.
+      const call: RequestContext = { ...ctx, meter: new Meter(), memo: new Map(), responseHeaders: {} };
+      const result = await executor(op, args, call);
+      addCallHeaders(ctx, call);
       return toolResult(toEnvelope(op, result, ctx.requestId), result.extensions?.credits);
     });
   }

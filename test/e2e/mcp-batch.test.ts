@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  ({ key } = await svc.newKey({ scopes: ['read:social', 'usage:read'] }));
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs' } } });
+
+function post(body: unknown, version?: string) {
+  return fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(version ? { 'mcp-protocol-version': version } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('JSON-RPC batches on /mcp', () => {
+  it('meter each call of a batch on its own (protocol versions that still allow batches)', async () => {
+    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    const res = await post([call(1), call(2), call(3)]);
+    expect(res.status).toBe(200);
+    await res.text();
+    const after = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    // A profile costs 1 + 2: three of them 9, not 3 + 5 + 7.
+    expect(before - after).toBe(9);
+    expect(res.headers.get('x-credits-charged')).toBe('9');
+  });
+
+  it('refuse a batch under 2025-06-18 and later, charging nothing', async () => {
+    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    const res = await post([call(1), call(2)], '2025-11-25');
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32600);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect((await svc.request('GET', '/v1/usage', { key })).body.data.balance).toBe(before);
+  });
+});
