@@ -10,7 +10,8 @@ import { asT3, asT5, isListing, isThing } from '../../../adapters/forum/forum-wi
 import { mapCommentListing } from '../../../adapters/forum/listing-mapper.ts';
 import { classifyForumResponse } from '../../../adapters/forum/forum-error-classifier.ts';
 
-export const FORUM_FIXTURES = '/work/shared/fixtures/upstream/forum-reddit';
+/** Recorded responses vendored into the project (see test/fixtures/upstream/PROVENANCE.md). */
+export const FORUM_FIXTURES = new URL('../../fixtures/upstream/forum-reddit', import.meta.url).pathname;
 
 export function forumFixtureFiles(): string[] {
   return readdirSync(FORUM_FIXTURES).filter((f) => f.endsWith('.json')).sort();

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 /** Recorded JSON as the tests explore it: any member may be read (the mappers themselves take typed wire). */
 export type Wire = ReturnType<typeof JSON.parse>;
 
-export const MICROBLOG_FIXTURES = '/work/shared/fixtures/upstream/microblog-x';
+/** Recorded responses vendored into the project (see test/fixtures/upstream/PROVENANCE.md). */
+export const MICROBLOG_FIXTURES = new URL('../../fixtures/upstream/microblog-x', import.meta.url).pathname;
 
 export function loadFixture(file: string): Wire {
   return JSON.parse(readFileSync(join(MICROBLOG_FIXTURES, file), 'utf8'));

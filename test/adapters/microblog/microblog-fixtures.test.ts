@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapRecordedBody, operationOfFixture } from './recorded-body-mapping.ts';
+import { MICROBLOG_FIXTURES } from './fixture-lookup.ts';
 
-const DIR = '/work/shared/fixtures/upstream/microblog-x';
+const DIR = MICROBLOG_FIXTURES;
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 
 /** What each recording must yield: posts, profiles, unavailable items, articles (all validated by the shapes). */
