@@ -6,10 +6,11 @@ import type { RequestContext } from './request-context.ts';
  * Opaque, signed cursors bound to the exact request they came from.
  *
  * A cursor is `<payload>.<mac>`: the payload (base64url JSON) names the operation, a digest of every other
- * parameter of the request, and the paging state (an upstream token, a resolved account…); the MAC is
- * HMAC-SHA256 over the payload with the service's secret. A hand-edited cursor fails the MAC; a cursor sent
- * with another operation or changed parameters fails the binding. Both are 400 `invalid_cursor`, never a
- * silent restart at page one.
+ * parameter of the request and of the caller's workspace, the paging state (an upstream token, a resolved
+ * account…) and the id of the key that signed it; the MAC is HMAC-SHA256 over the payload with that key (the
+ * cursor keys, not any other secret). A hand-edited cursor fails the MAC; a cursor sent with another operation,
+ * changed parameters or from another workspace fails the binding. All are 400 `invalid_cursor`, never a silent
+ * restart at page one. Keys rotate: the newest signs, every configured one verifies, so cursors in flight survive.
  */
 
 export const MAX_CURSOR_LENGTH = 4096;
@@ -26,19 +27,21 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function bindingOf(operationId: string, params: Record<string, unknown>): string {
+function bindingOf(ctx: RequestContext, operationId: string, params: Record<string, unknown>): string {
   const { cursor: _cursor, ...rest } = params;
-  return createHash('sha256').update(`${operationId}\n${canonical(rest)}`).digest('base64url').slice(0, 22);
+  const workspace = ctx.principal?.workspaceId ?? '';
+  return createHash('sha256').update(`${operationId}\n${workspace}\n${canonical(rest)}`).digest('base64url').slice(0, 22);
 }
 
-function mac(secret: string, payload: string): Buffer {
-  return createHmac('sha256', secret).update(payload).digest();
+function mac(key: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(payload).digest();
 }
 
 /** The `nextCursor` for a page: binds `state` to this operation and these parameters (the cursor itself excluded). */
 export function signCursor(ctx: RequestContext, operationId: string, params: Record<string, unknown>, state: unknown): string {
-  const payload = Buffer.from(JSON.stringify({ o: operationId, b: bindingOf(operationId, params), s: state })).toString('base64url');
-  const cursor = `${payload}.${mac(ctx.deps.cursorSecret, payload).toString('base64url')}`;
+  const [key] = ctx.deps.cursorKeys;
+  const payload = Buffer.from(JSON.stringify({ k: key.id, o: operationId, b: bindingOf(ctx, operationId, params), s: state })).toString('base64url');
+  const cursor = `${payload}.${mac(key.key, payload).toString('base64url')}`;
   if (cursor.length > MAX_CURSOR_LENGTH) throw new Error(`cursor for ${operationId} exceeds ${MAX_CURSOR_LENGTH} chars`);
   return cursor;
 }
@@ -55,15 +58,22 @@ export function readCursor<State>(ctx: RequestContext, operationId: string, para
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw invalid('The cursor is malformed: send meta.nextCursor back unchanged.');
   const payload = cursor.slice(0, dot);
+  const altered = () => invalid('The cursor was altered: send meta.nextCursor back unchanged.');
+  let decoded: { k?: string; o: string; b: string; s: State };
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof decoded;
+  } catch {
+    throw altered();
+  }
+  // The key the payload names is only a hint: the MAC below decides, and an unknown key is an altered cursor.
+  const key = ctx.deps.cursorKeys.find((candidate) => candidate.id === decoded.k);
+  if (!key) throw altered();
   // Compared as text: decoding base64url skips stray characters and ignores the last character's spare bits,
   // so several spellings would decode to the same MAC; only the exact one the service issued is accepted.
   const given = Buffer.from(cursor.slice(dot + 1));
-  const expected = Buffer.from(mac(ctx.deps.cursorSecret, payload).toString('base64url'));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalid('The cursor was altered: send meta.nextCursor back unchanged.');
-  }
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { o: string; b: string; s: State };
-  if (decoded.o !== operationId || decoded.b !== bindingOf(operationId, params)) {
+  const expected = Buffer.from(mac(key.key, payload).toString('base64url'));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw altered();
+  if (decoded.o !== operationId || decoded.b !== bindingOf(ctx, operationId, params)) {
     throw invalid('The cursor belongs to another request: repeat the exact request it came from (same path and parameters).');
   }
   return decoded.s;

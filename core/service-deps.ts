@@ -1,6 +1,7 @@
 import type { PagingStateStore } from '../adapters/db/paging-state-store.ts';
 import type { ForumClient } from '../adapters/forum/forum-client.ts';
 import type { MicroblogClient } from '../adapters/microblog/microblog-client.ts';
+import type { Key } from '../adapters/db/keyring.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
@@ -49,8 +50,8 @@ export interface ServiceDeps {
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
   rateLimits: RateGate;
-  /** Secret for signing cursors. */
-  cursorSecret: string;
+  /** Keys that sign cursors: the first signs, every one verifies (rotation). */
+  cursorKeys: readonly Key[];
   /** Paging state too large to travel inside a cursor. */
   pagingStates: PagingStateStore;
   /** Upstream platform clients, built by the composition root. */

@@ -28,6 +28,8 @@ export interface ServiceConfig {
   mongodbUrl?: string;
   /** `SVC_WEBHOOK_KEYS`: keys that encrypt webhook secrets at rest; absent → one generated into `dataDir`. */
   webhookKeys?: string;
+  /** `SVC_CURSOR_KEYS`: keys that sign cursors; absent → one generated into `dataDir`. */
+  cursorKeys?: string;
   /** Where webhooks may deliver: `SVC_WEBHOOK_ALLOW_HTTP`, `SVC_WEBHOOK_ALLOW_HOSTS`. */
   webhookDestinations: DestinationPolicy;
   /** `SVC_SIM_PUBLISH` (default on): the in-process simulated platforms keep publishing new content. */
@@ -76,6 +78,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     billing: env.SVC_BILLING !== 'off',
     mongodbUrl: env.MONGODB_URL || undefined,
     webhookKeys: env.SVC_WEBHOOK_KEYS || undefined,
+    cursorKeys: env.SVC_CURSOR_KEYS || undefined,
     webhookDestinations: destinationPolicyFromEnv(env),
     simPublish: env.SVC_SIM_PUBLISH !== 'off',
   };

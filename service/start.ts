@@ -5,6 +5,7 @@ import { createCreditsService, type CreditsService } from '../adapters/billing/c
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
+import { loadKeyring } from '../adapters/db/keyring.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
@@ -143,7 +144,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       databaseReady: () => pingDatabase(orm),
       billing: config.billing ? createBillingGate(credits) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
-      cursorSecret: operatorToken,
+      cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),
       pagingStates,
       platforms: platforms.clients,
       account: { usage: (id) => credits.usage(id), limits },

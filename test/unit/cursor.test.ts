@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { cursorState, INLINE_STATE_LIMIT, MAX_CURSOR_LENGTH, readCursor, resolveCursorState, signCursor } from '../../core/cursor.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 
-const ctx = { deps: { cursorSecret: 'secret-one-0123456789' } } as RequestContext;
+const keyOne = { id: 'c1', key: Buffer.alloc(32, 1) };
+const keyTwo = { id: 'c2', key: Buffer.alloc(32, 2) };
+const withKeys = (cursorKeys: { id: string; key: Buffer }[], workspaceId = 'ws-1') =>
+  ({ deps: { cursorKeys }, principal: { workspaceId } }) as unknown as RequestContext;
+const ctx = withKeys([keyOne]);
 const params = { query: 'cats', limit: 25, includeNsfw: false };
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -57,9 +61,22 @@ describe('signed cursors', () => {
   });
 
   it('refuses a cursor signed with another secret', () => {
-    const other = { deps: { cursorSecret: 'secret-two-0123456789' } } as RequestContext;
+    const other = withKeys([keyTwo]);
     const cursor = signCursor(other, 'searchSubforums', params, 1);
     expect(codeOf(() => readCursor(ctx, 'searchSubforums', { ...params, cursor }))).toBe('invalid_cursor');
+  });
+});
+
+describe('cursor keys and workspaces', () => {
+  it('verifies cursors signed with an older key after a new one took over (rotation)', () => {
+    const cursor = signCursor(withKeys([keyOne]), 'searchSubforums', params, 1);
+    expect(readCursor(withKeys([keyTwo, keyOne]), 'searchSubforums', { ...params, cursor })).toBe(1);
+    expect(codeOf(() => readCursor(withKeys([keyTwo]), 'searchSubforums', { ...params, cursor }))).toBe('invalid_cursor');
+  });
+
+  it('refuses a cursor from another workspace', () => {
+    const cursor = signCursor(withKeys([keyOne], 'ws-1'), 'searchSubforums', params, 1);
+    expect(codeOf(() => readCursor(withKeys([keyOne], 'ws-2'), 'searchSubforums', { ...params, cursor }))).toBe('invalid_cursor');
   });
 });
 
@@ -67,7 +84,7 @@ describe('paging state too large for a cursor', () => {
   const stored = new Map<string, unknown>();
   const storeCtx = {
     deps: {
-      cursorSecret: 'secret-one-0123456789',
+      cursorKeys: [keyOne],
       pagingStates: {
         put: async (state: unknown) => {
           const id = crypto.randomUUID();
