@@ -54,8 +54,39 @@ function port(value: string | undefined): number {
   return parsed;
 }
 
-/** Configuration from the environment; every variable is optional (the embedded default needs none). */
+/** Production: a real database (`DATABASE_URL`) or `NODE_ENV=production`. The embedded default is the demo. */
+export function isProduction(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.DATABASE_URL) || env.NODE_ENV === 'production';
+}
+
+const REQUIRED_IN_PRODUCTION = ['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS'] as const;
+
+/**
+ * What production refuses to start without: the operator token and every signing and encryption key (a generated
+ * one would differ between instances and vanish with a container), and real upstreams unless the simulated
+ * platforms are chosen on purpose (`SVC_SIMULATED_PLATFORMS=on`).
+ */
+function checkProduction(env: NodeJS.ProcessEnv): void {
+  const missing: string[] = REQUIRED_IN_PRODUCTION.filter((variable) => !env[variable]);
+  if (env.SVC_SIMULATED_PLATFORMS !== 'on') {
+    if (!env.FORUM_UPSTREAM_URL) missing.push('FORUM_UPSTREAM_URL');
+    if (!env.MICROBLOG_UPSTREAM_URL) missing.push('MICROBLOG_UPSTREAM_URL');
+  }
+  if (missing.length) {
+    throw new Error(
+      `Production mode (DATABASE_URL or NODE_ENV=production) needs ${missing.join(', ')}. ` +
+        'Set them (keys are kid:base64 with 32-byte keys; the upstreams are the platforms’ URLs, or SVC_SIMULATED_PLATFORMS=on to use the simulated ones).',
+    );
+  }
+}
+
+/**
+ * Configuration from the environment. On the embedded default every variable is optional; in production the
+ * secrets and upstreams must be given, and nothing demo-like happens unless asked.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const production = isProduction(env);
+  if (production) checkProduction(env);
   return {
     port: port(env.PORT),
     host: env.HOST ?? '0.0.0.0',
@@ -73,7 +104,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     microblogUpstream: microblogClientOptionsFromEnv(env) ?? undefined,
     operatorToken: env.SVC_OPERATOR_TOKEN || undefined,
     version: env.SVC_BUILD_VERSION || undefined,
-    demo: env.SVC_DEMO !== 'false',
+    // The demo workspace and key exist on the embedded default; in production only when asked for.
+    demo: production ? env.SVC_DEMO === 'true' : env.SVC_DEMO !== 'false',
     tiers: tiers(env.SVC_TIERS),
     billing: env.SVC_BILLING !== 'off',
     mongodbUrl: env.MONGODB_URL || undefined,

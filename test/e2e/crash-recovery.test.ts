@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -18,7 +20,6 @@ async function startChild(svc: TestService): Promise<{ child: ChildProcess; url:
     env: {
       ...process.env,
       DATABASE_URL: svc.db.databaseUrl,
-      // The same data folder: the same generated key encrypts webhook secrets (instances must share SVC_WEBHOOK_KEYS).
       SVC_DATA_DIR: svc.dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -30,6 +31,9 @@ async function startChild(svc: TestService): Promise<{ child: ChildProcess; url:
       SVC_WEBHOOK_ALLOW_HTTP: 'true',
       SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
       SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 100_000 } }),
+      // Production mode asks for every key: the same ones the test's own instance generated.
+      SVC_CURSOR_KEYS: readFileSync(join(svc.dataDir, 'cursor-keys'), 'utf8').trim(),
+      SVC_WEBHOOK_KEYS: readFileSync(join(svc.dataDir, 'webhook-keys'), 'utf8').trim(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
