@@ -38,7 +38,7 @@ export async function spawnService(extraEnv: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
   const key = () => `k1:${randomBytes(32).toString('base64')}`;
   // On PostgreSQL the service runs in production mode: every secret given, the simulated platforms and the demo asked for.
-  const production = process.env.DATABASE_URL
+  const production: Record<string, string> = process.env.DATABASE_URL
     ? { SVC_OPERATOR_TOKEN: randomBytes(24).toString('base64url'), SVC_CURSOR_KEYS: key(), SVC_WEBHOOK_KEYS: key(), SVC_SIMULATED_PLATFORMS: 'on', SVC_DEMO: 'true' }
     : {};
   const proc = await spawnUntil('server.ts', { SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...production, ...extraEnv }, /base URL:\s+(\S+)[\s\S]*demo key:\s+(\S+)/);
