@@ -1,6 +1,7 @@
 import type { PagingStateStore } from '../adapters/db/paging-state-store.ts';
 import type { ForumClient } from '../adapters/forum/forum-client.ts';
 import type { MicroblogClient } from '../adapters/microblog/microblog-client.ts';
+import type { IdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import type { Key } from '../adapters/db/keyring.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
@@ -62,6 +63,8 @@ export interface ServiceDeps {
   monitors: MonitorService;
   /** The account's webhooks and their deliveries. */
   webhooks: WebhookService;
+  /** Responses kept under `Idempotency-Key`. */
+  idempotency: IdempotencyStore;
 }
 
 /** Account state for the account operations; null when the workspace no longer exists. */

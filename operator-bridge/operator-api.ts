@@ -5,6 +5,8 @@ import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
 import { invalidScopes } from '../adapters/identity/scopes.ts';
 import { envelopeOfError, errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
+import { idempotent, requestHash } from '../schema/pipeline/idempotency.ts';
+import type { IdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { validationFailure } from '../schema/builder.ts';
 
 /** One operator route: method, path pattern, input schema and handler. */
@@ -86,7 +88,7 @@ export function identityOperatorRoutes(identity: IdentityStore, now: () => Date)
  * The operator-only API under `/operator/`, used by `npm run admin`. It is not part of the public catalogue:
  * it authenticates with the operator token, never with an API key.
  */
-export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candidate: string) => boolean) {
+export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candidate: string) => boolean, idempotency: IdempotencyStore) {
   return async (req: IncomingMessage, body: string, requestId: string): Promise<EnvelopeResponse | null> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const candidate = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -109,12 +111,18 @@ export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candid
       return errorEnvelope(requestId, 'invalid_request', failure.message, failure.extensions.details);
     }
     const params = route.pattern.exec(url.pathname)!.slice(1);
-    try {
-      const result = await route.run(parsed.data as never, params);
-      if (!result) return errorEnvelope(requestId, 'not_found');
-      return { status: result.status ?? 200, headers: {}, isError: false, body: { data: result.data, meta: { requestId } } };
-    } catch (error) {
-      return envelopeOfError(requestId, toCatalogueError(error));
-    }
+    const run = async (): Promise<EnvelopeResponse> => {
+      try {
+        const result = await route.run(parsed.data as never, params);
+        if (!result) return errorEnvelope(requestId, 'not_found');
+        return { status: result.status ?? 200, headers: {}, isError: false, body: { data: result.data, meta: { requestId } } };
+      } catch (error) {
+        return envelopeOfError(requestId, toCatalogueError(error));
+      }
+    };
+    // A retried purchase or refund is answered, never booked twice.
+    const key = req.headers['idempotency-key'];
+    if (req.method !== 'POST' || typeof key !== 'string') return run();
+    return idempotent(idempotency, { scope: 'operator', key, hash: requestHash(req.method, url.pathname, parsed.data), requestId }, run);
   };
 }

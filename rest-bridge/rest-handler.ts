@@ -3,6 +3,8 @@ import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { authenticate } from '../schema/pipeline/authenticate.ts';
+import { idempotent, requestHash } from '../schema/pipeline/idempotency.ts';
 import { variablesFor } from './request-input.ts';
 import { createRouteTable } from './route-table.ts';
 
@@ -12,6 +14,8 @@ export interface RestRequest {
   contentType: string | undefined;
   /** The raw body; empty when none was sent. */
   body: string;
+  /** The `Idempotency-Key` header, if sent. */
+  idempotencyKey?: string;
 }
 
 function parseBody(request: RestRequest, requestId: string): { ok: true; value: unknown } | { ok: false; response: EnvelopeResponse } {
@@ -47,7 +51,11 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
       const ext = error.extensions;
       return errorEnvelope(ctx.requestId, ext.code, error.message, ext.details);
     }
-    const result = await executor(op, variables, ctx);
-    return toEnvelope(op, result, ctx.requestId);
+    const execute = async () => toEnvelope(op, await executor(op, variables, ctx), ctx.requestId);
+    // Only changes are made idempotent, per account; a request the key cannot be tied to an account runs as it is.
+    const principal = request.idempotencyKey !== undefined && op.rest.method !== 'GET' ? await authenticate(ctx).catch(() => undefined) : undefined;
+    if (!principal || request.idempotencyKey === undefined) return execute();
+    const hash = requestHash(request.method, request.url.pathname, body.value);
+    return idempotent(ctx.deps.idempotency, { scope: principal.workspaceId, key: request.idempotencyKey, hash, requestId: ctx.requestId }, execute);
   };
 }

@@ -152,7 +152,8 @@ export function createHttpServer(routes: HttpRoutes): Server {
       if (response) return send(res, requestId, response);
     }
     const ctx = newContext(routes, req, 'rest', requestId);
-    const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body }, ctx);
+    const idempotencyKey = req.headers['idempotency-key'];
+    const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
     send(res, requestId, response, await creditHeaders(ctx));
   };
 

@@ -5,6 +5,7 @@ import { createCreditsService, type CreditsService } from '../adapters/billing/c
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
+import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { loadKeyring } from '../adapters/db/keyring.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
@@ -88,6 +89,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const version = config.version ?? buildVersion();
     const sqlDb = sqlDbFromOrm(orm);
     const pagingStates = createPagingStateStore(orm, now);
+    const idempotency = createIdempotencyStore(sqlDb, now);
     const limits = (workspaceId: string) => credits.limits(workspaceId);
 
     const jobStore = await openJobStore({
@@ -121,6 +123,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         // Holds of calls that died stop counting a grace period after their expiry; this only deletes the rows.
         await credits.sweepExpiredReservations();
         await pagingStates.sweep();
+        await idempotency.sweep();
       },
       onError: (error, job) => console.error(`[svc] job ${job} failed`, error),
       deliverySweepMs: options.jobs?.deliverySweepMs,
@@ -150,6 +153,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       account: { usage: (id) => credits.usage(id), limits },
       monitors,
       webhooks,
+      idempotency,
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
@@ -164,6 +168,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       operator: createOperatorApi(
         [...identityOperatorRoutes(identity, now), ...billingOperatorRoutes(credits, identity)],
         (candidate) => operatorTokenMatches(operatorToken, candidate),
+        idempotency,
       ),
       now,
     });

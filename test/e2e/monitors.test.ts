@@ -4,11 +4,10 @@ import { finishedRuns, until } from './monitor-support.ts';
 
 let svc: TestService;
 let key: string;
-let workspaceId: string;
 
 beforeAll(async () => {
   svc = await startTestService({ tiers: { free: { maxMonitors: 30, rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
-  ({ key, workspaceId } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write', 'usage:read'] }));
+  ({ key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write', 'usage:read'] }));
 });
 afterAll(async () => {
   await svc?.close();
@@ -21,27 +20,27 @@ async function createMonitor(body: Record<string, unknown>, as = key) {
   return svc.request('POST', '/v1/monitors', { key: as, body: { name: 'm', ...body } });
 }
 
-async function runNow(monitorId: string) {
-  const res = await svc.request('POST', `/v1/monitors/${monitorId}/run`, { key });
+async function runNow(monitorId: string, as = key) {
+  const res = await svc.request('POST', `/v1/monitors/${monitorId}/run`, { key: as });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.data as { jobId: string; queued: boolean };
 }
 
 /** Creates a monitor and waits for its baseline run. */
-async function baselined(body: Record<string, unknown>) {
-  const created = await createMonitor(body);
+async function baselined(body: Record<string, unknown>, as = key) {
+  const created = await createMonitor(body, as);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const [baseline] = await finishedRuns(svc, key, created.body.data.id, 1);
+  const [baseline] = await finishedRuns(svc, as, created.body.data.id, 1);
   expect(baseline.status, baseline.errorSummary ?? '').toBe('succeeded');
   expect(baseline.newResults).toBe(0);
   return created.body.data.id as string;
 }
 
 /** Runs the monitor now and returns that run and the results it added. */
-async function nextRun(monitorId: string, previousRuns: number) {
-  await runNow(monitorId);
-  const runs = await finishedRuns(svc, key, monitorId, previousRuns + 1);
-  const results = (await svc.request('GET', `/v1/monitors/${monitorId}/results?limit=100`, { key })).body.data;
+async function nextRun(monitorId: string, previousRuns: number, as = key) {
+  await runNow(monitorId, as);
+  const runs = await finishedRuns(svc, as, monitorId, previousRuns + 1);
+  const results = (await svc.request('GET', `/v1/monitors/${monitorId}/results?limit=100`, { key: as })).body.data;
   return { run: runs[0], results };
 }
 
@@ -203,32 +202,35 @@ describe('run-now and money', () => {
   });
 
   it('bills a run by what it read, and the balance falls by exactly that', async () => {
-    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum', 'microblog'] });
-    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
-    const { run } = await nextRun(id, 1);
-    const after = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    // An account of its own, where no other monitor is spending.
+    const own = (await svc.newKey({ scopes: ['monitors:write', 'usage:read'] })).key;
+    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum', 'microblog'] }, own);
+    const before = (await svc.request('GET', '/v1/usage', { key: own })).body.data.balance;
+    const { run } = await nextRun(id, 1, own);
+    const after = (await svc.request('GET', '/v1/usage', { key: own })).body.data.balance;
     // One forum read and one microblog read: at least their two 1-credit minimums.
     expect(run.creditsUsed).toBeGreaterThanOrEqual(2);
     expect(before - after).toBe(run.creditsUsed);
   });
 
   it('fails a run with an error summary and charges nothing when spending is paused or the upstream is down', async () => {
-    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'] });
-    await svc.operator('POST', `/operator/workspaces/${workspaceId}/pause`, {});
-    const paused = await nextRun(id, 1);
+    const own = await svc.newKey({ scopes: ['monitors:write', 'usage:read'] });
+    const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'] }, own.key);
+    await svc.operator('POST', `/operator/workspaces/${own.workspaceId}/pause`, {});
+    const paused = await nextRun(id, 1, own.key);
     expect(paused.run).toMatchObject({ status: 'failed', creditsUsed: 0 });
     expect(paused.run.errorSummary).toMatch(/^spending_paused/);
-    await svc.operator('POST', `/operator/workspaces/${workspaceId}/resume`, {});
+    await svc.operator('POST', `/operator/workspaces/${own.workspaceId}/resume`, {});
 
     svc.service.platforms.sims.forum!.faults.add({ route: '/search', kind: 'status', status: 503 });
     try {
-      const down = await nextRun(id, 2);
+      const down = await nextRun(id, 2, own.key);
       expect(down.run).toMatchObject({ status: 'failed', creditsUsed: 0 });
       expect(down.run.errorSummary).toMatch(/^upstream_unavailable/);
     } finally {
       svc.service.platforms.sims.forum!.faults.clear();
     }
-    const usage = (await svc.request('GET', '/v1/usage', { key })).body.data;
+    const usage = (await svc.request('GET', '/v1/usage', { key: own.key })).body.data;
     expect(usage.reserved).toBe(0);
   });
 });

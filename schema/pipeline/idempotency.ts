@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { IdempotencyStore } from '../../adapters/db/idempotency-store.ts';
+import { errorEnvelope, type EnvelopeResponse } from '../operation-envelope.ts';
+
+/** Printable ASCII, 1 to 255 characters: a UUID is the usual choice. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request a key was first used for: method, path and the JSON body as the server read it. */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+}
+
+/**
+ * Stripe's semantics for `Idempotency-Key`: the first request with a key runs; the same key with the same request
+ * answers the first response again (marked `idempotent-replayed: true`) and does nothing twice, billing included; the
+ * same key with a different request is 409, as is a retry while the first is still running. A 5xx (or a crash) frees
+ * the key so the request can be retried. Keys are kept 24 h, per account.
+ */
+export async function idempotent(
+  store: IdempotencyStore,
+  claim: { scope: string; key: string; hash: string; requestId: string },
+  run: () => Promise<EnvelopeResponse>,
+): Promise<EnvelopeResponse> {
+  const { scope, key, hash, requestId } = claim;
+  if (!KEY.test(key)) {
+    return errorEnvelope(requestId, 'invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID, say).', { field: 'Idempotency-Key' });
+  }
+  const claimed = await store.claim(scope, key, hash);
+  if (claimed.kind === 'mismatch') {
+    return errorEnvelope(requestId, 'conflict', 'This Idempotency-Key was used for a different request: use a new key for a new request.', { field: 'Idempotency-Key', reason: 'key_reused' });
+  }
+  if (claimed.kind === 'in_progress') {
+    const refusal = errorEnvelope(requestId, 'conflict', 'The first request with this Idempotency-Key is still being answered: retry shortly.', { field: 'Idempotency-Key', reason: 'in_progress' });
+    return { ...refusal, headers: { 'retry-after': '1' } };
+  }
+  if (claimed.kind === 'replay') {
+    const { status, headers, body } = claimed.response;
+    return { status, headers: { ...headers, 'idempotent-replayed': 'true' }, body, isError: status >= 400 };
+  }
+  let response: EnvelopeResponse;
+  try {
+    response = await run();
+  } catch (error) {
+    await store.release(scope, key);
+    throw error;
+  }
+  if (response.status >= 500) await store.release(scope, key);
+  else await store.complete(scope, key, { status: response.status, headers: response.headers, body: response.body });
+  return response;
+}
