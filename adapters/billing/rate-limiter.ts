@@ -45,7 +45,7 @@ const UNBOUNDED_POINTS = 2_000_000_000;
 
 /** The slice of `pg` this file uses (the package ships no types). */
 interface PgModule {
-  Pool: new (options: { connectionString: string; max: number }) => { end(): Promise<void> };
+  Pool: new (options: { connectionString: string; max: number; connectionTimeoutMillis: number }) => { end(): Promise<void>; on(event: 'error', listener: (error: unknown) => void): void };
 }
 
 export async function createWeightedRateLimiter(options: WeightedRateLimiterOptions = {}): Promise<WeightedRateLimiter> {
@@ -57,7 +57,9 @@ export async function createWeightedRateLimiter(options: WeightedRateLimiterOpti
 
   if (options.databaseUrl) {
     const pg = createRequire(import.meta.url)('pg') as PgModule;
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4, connectionTimeoutMillis: 5_000 });
+    // An idle connection the database drops (a restart, a cut network) is only logged: the next query reconnects.
+    pool.on('error', (error: unknown) => console.error('[svc] rate-limit store connection failed', error));
     store = new RateLimiterPostgres({
       storeClient: pool,
       storeType: 'pool',

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { CreditsConflict, CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { IdentityError, type IdentityErrorKind } from '../../adapters/identity/identity-error.ts';
+import { isDatabaseUnavailable } from '../../adapters/db/connection-error.ts';
 import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resource-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
 import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
@@ -85,6 +86,9 @@ export function toCatalogueError(error: unknown): GraphQLError {
   if (error instanceof CreditsConflict) return new ServiceError('conflict', { message: error.message });
   if (error instanceof ResourceError) return new ServiceError(RESOURCE_ERROR_CODES[error.kind], { message: error.message, details: error.details });
   if (error instanceof IdentityError) return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details: { field: error.field } });
+  if (isDatabaseUnavailable(error)) {
+    return new ServiceError('not_ready', { message: 'The database is unreachable: retry with backoff. Nothing was charged.', details: { dependency: 'database' } });
+  }
   console.error('[svc] unexpected error', error);
   return new ServiceError('internal_error');
 }

@@ -1,0 +1,98 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * PostgreSQL going away while the service runs, and coming back: the service reaches it through a TCP proxy this test
+ * cuts and restores. Needs a PostgreSQL server (TEST_DATABASE_URL).
+ */
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+function startProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  let listening = false;
+  const listen = () =>
+    listening ? Promise.resolve() : new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as { port: number }).port;
+        listening = true;
+        resolve();
+      });
+    });
+  return {
+    listen,
+    port: () => port,
+    /** Refuses new connections and cuts the open ones. */
+    async down() {
+      listening = false;
+      const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+describe.runIf(serverUrl)('a database that goes away and comes back (needs a PostgreSQL server; skipped on PGlite)', () => {
+  let svc: TestService;
+  let proxy: ReturnType<typeof startProxy>;
+
+  beforeAll(async () => {
+    proxy = startProxy(new URL(serverUrl!));
+    await proxy.listen();
+    svc = await startTestService({
+      tiers: { free: { rateLimitPerMinute: 100_000 } },
+      databaseUrlThrough: (url) => {
+        const proxied = new URL(url);
+        proxied.host = `127.0.0.1:${proxy.port()}`;
+        return proxied.toString();
+      },
+    });
+  });
+  afterAll(async () => {
+    await proxy?.listen().catch(() => undefined);
+    await svc?.close().catch(() => undefined);
+    await proxy?.down();
+  });
+
+  it('answers 503 retryable and charges nothing while it is away, then recovers without a restart', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'usage:read'] });
+    const read = () => svc.request('GET', '/v1/forum/posts/1a00005', { key });
+    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    let charged = 0;
+    const served = await read();
+    expect(served.status).toBe(200);
+    charged += Number(served.headers.get('x-credits-charged'));
+
+    await proxy.down();
+    for (const attempt of [read, () => svc.request('GET', '/v1/whoami', { key })]) {
+      const res = await attempt();
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'not_ready', retryable: true });
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+    }
+    expect((await svc.request('GET', '/ready')).status).toBe(503);
+
+    await proxy.listen();
+    let back = await read();
+    for (let i = 0; i < 100 && back.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      back = await read();
+    }
+    expect(back.status).toBe(200);
+    charged += Number(back.headers.get('x-credits-charged'));
+    const usage = (await svc.request('GET', '/v1/usage', { key })).body.data;
+    expect(before - usage.balance).toBe(charged);
+    expect(usage.reserved).toBe(0);
+  });
+});
