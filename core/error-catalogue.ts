@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE = {
   credits_held: { status: 429, retryable: true, message: "The account's remaining credits are held by its calls in flight." },
   internal_error: { status: 500, retryable: true, message: 'An unexpected error occurred.' },
   upstream_unavailable: { status: 503, retryable: true, message: 'A source was unreachable.' },
+  upstream_invalid: { status: 503, retryable: true, message: 'A source answered in a form the service cannot read.' },
   not_ready: { status: 503, retryable: true, message: 'A required dependency is unavailable.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 

@@ -29,6 +29,8 @@ export interface RequestContext {
   memo: Map<string, unknown>;
   /** The clock, injectable for tests of expiry and month rollover. */
   now: () => Date;
+  /** The catalogue operations the call ran (set by the pipeline), for the access log. */
+  operation?: string;
 }
 
 /** Per-request memoised value, e.g. a dataloader set; never shared across requests. */

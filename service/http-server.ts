@@ -4,6 +4,7 @@ import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
+import { logger } from '../adapters/logging/logger.ts';
 import { Meter } from '../core/meter.ts';
 import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
@@ -27,8 +28,8 @@ export interface HttpRoutes {
   now: () => Date;
 }
 
-function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, requestId: string): RequestContext {
-  return {
+function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, requestId: string, seen: { ctx?: RequestContext }): RequestContext {
+  return (seen.ctx = {
     requestId,
     surface,
     authorization: req.headers.authorization,
@@ -37,7 +38,25 @@ function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, 
     responseHeaders: {},
     memo: new Map(),
     now: routes.now,
-  };
+  });
+}
+
+/** One access line a request: who, what, how it ended, what it cost, how long it took. */
+function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string, started: number, ctx: RequestContext | undefined): void {
+  logger.info(
+    {
+      requestId,
+      method: req.method,
+      path: (req.url ?? '/').split('?')[0],
+      status: res.statusCode,
+      surface: ctx?.surface,
+      workspaceId: ctx?.principal?.workspaceId,
+      operation: ctx?.operation,
+      creditsCharged: Number(res.getHeader('x-credits-charged') ?? 0),
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    },
+    'request',
+  );
 }
 
 /** The headers a call's pipeline set, with the credit headers every response carries (0 charged when none ran). */
@@ -114,7 +133,7 @@ async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
 
 /** The one HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready and the operator API. */
 export function createHttpServer(routes: HttpRoutes): Server {
-  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path === '/graphql') {
@@ -122,7 +141,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
         return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
       }
-      const ctx = newContext(routes, req, 'graphql', requestId);
+      const ctx = newContext(routes, req, 'graphql', requestId, seen);
       if (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD') {
         await routes.graphql(req, res, ctx);
         return;
@@ -140,7 +159,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const body = await boundedBody(req);
     if (body === undefined) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
     if (path === '/mcp') {
-      const ctx = newContext(routes, req, 'mcp', requestId);
+      const ctx = newContext(routes, req, 'mcp', requestId, seen);
       const response = await routes.mcp.handle(toWebRequest(req, body), ctx);
       if (!(response instanceof Response)) return send(res, requestId, response);
       // A single exchange is read whole before its head is written: its tool has then run, so the response carries
@@ -151,7 +170,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       const response = await routes.operator(req, body, requestId);
       if (response) return send(res, requestId, response);
     }
-    const ctx = newContext(routes, req, 'rest', requestId);
+    const ctx = newContext(routes, req, 'rest', requestId, seen);
     const idempotencyKey = req.headers['idempotency-key'];
     const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
     send(res, requestId, response, await creditHeaders(ctx));
@@ -159,8 +178,11 @@ export function createHttpServer(routes: HttpRoutes): Server {
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
-    handle(req, res, requestId).catch((error: unknown) => {
-      console.error('[svc] request failed', error);
+    const started = performance.now();
+    const seen: { ctx?: RequestContext } = {};
+    res.once('finish', () => logAccess(req, res, requestId, started, seen.ctx));
+    handle(req, res, requestId, seen).catch((error: unknown) => {
+      logger.error({ err: error, requestId }, 'request failed');
       if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));
       else res.destroy();
     });

@@ -7,6 +7,7 @@ import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
 import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { loadKeyring } from '../adapters/db/keyring.ts';
+import { logger } from '../adapters/logging/logger.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
@@ -71,7 +72,7 @@ const DRAIN_MS = 10_000;
 /** The composition root: opens the database, builds adapters, the pipeline and the three surfaces, and listens. */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   const now = options.now ?? (() => new Date());
-  if (!config.billing) console.warn('[svc] WARNING: SVC_BILLING=off — every call is served free. For benchmarks only.');
+  if (!config.billing) logger.warn('SVC_BILLING=off: every call is served free. For benchmarks only.');
   mkdirSync(config.dataDir, { recursive: true });
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -98,7 +99,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       mongodbUrl: config.mongodbUrl,
       processEvery: options.jobs?.processEvery,
       lockLifetimeMs: options.jobs?.lockLifetimeMs,
-      onError: (error) => console.error('[svc] job store connection failed', error),
+      onError: (error) => logger.error({ err: error }, 'job store connection failed'),
     });
     cleanups.unshift(() => jobStore.close(DRAIN_MS));
     const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));
@@ -125,7 +126,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         await pagingStates.sweep();
         await idempotency.sweep();
       },
-      onError: (error, job) => console.error(`[svc] job ${job} failed`, error),
+      onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
     });
     monitors = createMonitorService({ db: sqlDb, scheduler: jobs, limits, clock: now });

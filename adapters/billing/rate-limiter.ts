@@ -1,3 +1,4 @@
+import { logger } from '../logging/logger.ts';
 import { createRequire } from 'node:module';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DEFAULT_TIERS, type Tier, type TierTable } from './tiers.ts';
@@ -59,7 +60,7 @@ export async function createWeightedRateLimiter(options: WeightedRateLimiterOpti
     const pg = createRequire(import.meta.url)('pg') as PgModule;
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4, connectionTimeoutMillis: 5_000 });
     // An idle connection the database drops (a restart, a cut network) is only logged: the next query reconnects.
-    pool.on('error', (error: unknown) => console.error('[svc] rate-limit store connection failed', error));
+    pool.on('error', (error: unknown) => logger.error({ err: error }, 'rate-limit store connection failed'));
     store = new RateLimiterPostgres({
       storeClient: pool,
       storeType: 'pool',

@@ -89,7 +89,7 @@ export function createForumClient(options: ForumClientOptions): ForumClient {
     try {
       return parse(res.body);
     } catch (cause) {
-      throw new UpstreamError('unavailable', 'forum', `forum sent an unreadable answer for ${what}`, { status: res.status, cause });
+      throw new UpstreamError('invalid', 'forum', `forum sent an unreadable answer for ${what}`, { status: res.status, cause });
     }
   }
 
@@ -122,7 +122,7 @@ export function createForumClient(options: ForumClientOptions): ForumClient {
             else if (child.kind === 't1') out.set(fullname, { kind: 'comment', data: asT1(child) });
             else if (child.kind === 't5') out.set(fullname, { kind: 'subforum', subforum: mapSubforum(asT5(child), siteUrl) });
           } catch (cause) {
-            throw new UpstreamError('unavailable', 'forum', `forum sent an unreadable ${fullname}`, { cause });
+            throw new UpstreamError('invalid', 'forum', `forum sent an unreadable ${fullname}`, { cause });
           }
         }
       }

@@ -66,7 +66,7 @@ export function tweetUnavailableError(reason: string, id: string): UpstreamError
 /** Anything unexpected while reading a body becomes `unavailable`: a raw exception never leaves a client. */
 export function asUpstreamError(error: unknown, operation: string): UpstreamError {
   if (error instanceof UpstreamError) return error;
-  return new UpstreamError('unavailable', 'microblog', `${operation}: unreadable response (${(error as Error)?.message ?? String(error)})`, {
+  return new UpstreamError('invalid', 'microblog', `${operation}: unreadable response (${(error as Error)?.message ?? String(error)})`, {
     cause: error,
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreditsService, Reservation } from '../billing/credits-service.ts';
 import { CreditsRefusal } from '../billing/credits-refusal.ts';
 import { toInt, type SqlDb } from '../db/sql.ts';
+import { logger } from '../logging/logger.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
 import { planReads, type PlatformReaders } from './monitor-fetch.ts';
@@ -39,7 +40,10 @@ function describeFailure(error: unknown): string {
     if (error.code === 'insufficient_credits') return `insufficient_credits: the balance (${error.balance}) does not cover this run; nothing was charged.`;
     return `credits_held: the account's credits are held by its calls in flight (available ${error.available}); nothing was charged.`;
   }
-  if (error instanceof UpstreamError) return `upstream_${error.kind}: the ${error.platform} platform ${error.kind === 'unavailable' ? 'was unreachable' : `answered ${error.kind}`}; nothing was charged.`;
+  if (error instanceof UpstreamError) {
+    const what = { unavailable: 'was unreachable', invalid: 'answered in a form the service cannot read', not_found: 'has no such item', not_public: 'does not show it publicly' }[error.kind];
+    return `upstream_${error.kind}: the ${error.platform} platform ${what}; nothing was charged.`;
+  }
   return 'internal_error: the run failed unexpectedly; nothing was charged.';
 }
 
@@ -123,7 +127,8 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       } catch (error) {
         // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.
         if (hold) await credits.release(hold).catch(() => undefined);
-        if (!(error instanceof CreditsRefusal) && !(error instanceof UpstreamError)) console.error('[svc] monitor run failed', error);
+        if (!(error instanceof CreditsRefusal) && !(error instanceof UpstreamError)) logger.error({ err: error, runId, monitorId: monitor.id }, 'monitor run failed');
+        else logger.warn({ runId, monitorId: monitor.id, reason: describeFailure(error) }, 'monitor run failed');
         return { status: 'failed', events: await finish(runId, 'failed', describeFailure(error), monitor) };
       }
     },

@@ -4,7 +4,8 @@ import { createRng, type Rng } from './rng.ts';
 export interface FaultRule {
   /** A path prefix (`/api/info`), or a regular expression written `/…/` (`/^\/comments\//`). */
   route: string;
-  kind: 'latency' | 'status' | 'rate_limit' | 'timeout' | 'reset';
+  /** `garbage`: a 200 whose body is not the platform's format (an HTML error page, a changed API). */
+  kind: 'latency' | 'status' | 'rate_limit' | 'timeout' | 'reset' | 'garbage';
   /** Chance that a matching request is hit; default 1. */
   probability?: number;
   /** Hit only the next N matching requests, then the rule retires; default unlimited. */
@@ -87,6 +88,10 @@ export async function applyFault(rule: FaultRule, req: IncomingMessage, res: Ser
       return 'handled';
     case 'reset':
       req.socket.destroy();
+      return 'handled';
+    case 'garbage':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>We changed things.</body></html>');
       return 'handled';
   }
 }

@@ -110,7 +110,7 @@ export class UpstreamHttpClient {
         continue;
       }
       if (status >= 200 && status < 300 && outcome.parseFailed) {
-        throw new UpstreamError('unavailable', this.platform, 'upstream sent a body that is not JSON', { status });
+        throw new UpstreamError('invalid', this.platform, 'upstream sent a body that is not JSON', { status });
       }
       return { status, headers: outcome.headers, body: outcome.body };
     }

@@ -1,8 +1,10 @@
 /**
- * The small typed set of failures an upstream call can end in. Clients throw only these; resolvers map
- * them to the service's error catalogue (not_found → 404, not_public → 404 with reason, unavailable → 503).
+ * The small typed set of failures an upstream call can end in. Clients throw only these; the pipeline maps
+ * them to the service's error catalogue (not_found → 404, not_public → 404 with reason, unavailable → 503,
+ * invalid → 503 `upstream_invalid`: the platform answered, but in a form the service cannot read — its format
+ * changed — which needs a fix, not only a retry).
  */
-export type UpstreamErrorKind = 'not_found' | 'not_public' | 'unavailable';
+export type UpstreamErrorKind = 'not_found' | 'not_public' | 'unavailable' | 'invalid';
 
 export type NotPublicReason =
   | 'private'

@@ -2,15 +2,25 @@ import { GraphQLError } from 'graphql';
 import { CreditsConflict, CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { IdentityError, type IdentityErrorKind } from '../../adapters/identity/identity-error.ts';
 import { isDatabaseUnavailable } from '../../adapters/db/connection-error.ts';
+import { logger } from '../../adapters/logging/logger.ts';
 import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resource-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
 import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
 
 const VARIABLE_ERROR = /^Variable "\$([A-Za-z0-9_]+)"/;
 
+/** Answers a platform sent that could not be read, since the process started: a format change shows here first. */
+let upstreamInvalidTotal = 0;
+
 function fromUpstream(error: UpstreamError): ServiceError {
   if (error.kind === 'unavailable') {
+    logger.warn({ platform: error.platform, status: error.status, cause: String(error.cause ?? error.message) }, 'upstream unavailable');
     return new ServiceError('upstream_unavailable', { details: { platform: error.platform } });
+  }
+  if (error.kind === 'invalid') {
+    upstreamInvalidTotal += 1;
+    logger.error({ err: error, platform: error.platform, upstreamInvalidTotal }, 'upstream answer unreadable: the platform may have changed its format');
+    return new ServiceError('upstream_invalid', { details: { platform: error.platform } });
   }
   return new ServiceError('not_found', {
     details: error.kind === 'not_public' ? { platform: error.platform, reason: error.reason ?? 'unavailable' } : { platform: error.platform },
@@ -89,6 +99,6 @@ export function toCatalogueError(error: unknown): GraphQLError {
   if (isDatabaseUnavailable(error)) {
     return new ServiceError('not_ready', { message: 'The database is unreachable: retry with backoff. Nothing was charged.', details: { dependency: 'database' } });
   }
-  console.error('[svc] unexpected error', error);
+  logger.error({ err: error }, 'unexpected error');
   return new ServiceError('internal_error');
 }

@@ -80,6 +80,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         const op = byField(operation.operation, root.fieldName);
         if (op) fields.push({ ...root, op });
       }
+      if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
       let admission: Admission | undefined;
       try {
         if (fields.some(({ op }) => op.authentication === 'key')) {

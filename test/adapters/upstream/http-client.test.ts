@@ -168,12 +168,12 @@ describe('UpstreamHttpClient', () => {
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(900);
   });
 
-  it('treats a non-JSON 200 body as unavailable', async () => {
+  it('treats a non-JSON 200 body as invalid, apart from an unreachable upstream', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>');
     });
-    await expectUnavailable(makeClient(url).getJson('/x'));
+    await expect(makeClient(url).getJson('/x')).rejects.toMatchObject({ name: 'UpstreamError', kind: 'invalid' });
   });
 
   it('reuses keep-alive connections', async () => {
