@@ -13,8 +13,11 @@ const RANDOM_BYTES = 24;
 const BODY_LENGTH = 33;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = /^svc_(live|test)_[0-9A-Za-z]{33}$/;
-/** How much of the secret is kept for display in key lists (`svc_live_AbC`): the label plus 3 random chars. */
-export const DISPLAY_PREFIX_LENGTH = 12;
+/**
+ * How much of the secret is kept for display in key lists (`svc_live_AbCdEfGhIjK`): the label plus 11 random base62
+ * characters, about 65 bits, so two keys of an account never show the same prefix (3 characters, 18 bits, did).
+ */
+export const DISPLAY_PREFIX_LENGTH = 20;
 
 export interface GeneratedKey {
   secret: string;

@@ -5,7 +5,7 @@ import type { OperationSpec } from '../catalogue/operation.ts';
 import { priceOf, type BillingUnit } from '../catalogue/operation.ts';
 import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
-import { grants } from '../../adapters/identity/scopes.ts';
+import { grants, SCOPES } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
 import { setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
@@ -58,7 +58,8 @@ function checkScopes(principal: Principal, fields: PlannedField[]): void {
     if (!op.scopes.some((scope) => grants(principal.scopes, scope))) {
       throw new ServiceError('insufficient_scope', {
         message: `This key lacks the scope ${op.scopes.join(' or ')} needed by ${op.operationId}.`,
-        details: { requiredScope: op.scopes[0], acceptedScopes: op.scopes, operationId: op.operationId },
+        // Every scope that grants the call, implied ones included (`read:social` for a platform, `*:write` for `*:read`).
+        details: { requiredScope: op.scopes[0], acceptedScopes: SCOPES.filter((held) => op.scopes.some((scope) => grants([held], scope))), operationId: op.operationId },
       });
     }
   }

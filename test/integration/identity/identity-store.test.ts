@@ -8,7 +8,7 @@ import {
   type IdentityStore,
   type WorkspaceRecord,
 } from '../../../adapters/identity/identity-store.ts';
-import { hashKeySecret } from '../../../adapters/identity/key-material.ts';
+import { DISPLAY_PREFIX_LENGTH, hashKeySecret } from '../../../adapters/identity/key-material.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 describe('identity store', () => {
@@ -93,7 +93,7 @@ describe('identity store', () => {
         label: 'live',
         name: 'CI',
         scopes: ['read:social', 'monitors:write'],
-        prefix: created.key.slice(0, 12),
+        prefix: created.key.slice(0, DISPLAY_PREFIX_LENGTH),
         expiresAt,
         revokedAt: null,
       });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DISPLAY_PREFIX_LENGTH,
   displayPrefix,
   generateKeySecret,
   hashesEqual,
@@ -32,8 +33,8 @@ describe('API key material', () => {
     expect(key.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(key.hash).toBe(hashKeySecret(key.secret));
     expect(key.hash).not.toContain(key.secret.slice(9));
-    expect(key.prefix).toBe(key.secret.slice(0, 12));
-    expect(displayPrefix('svc_test_abcdefghijkl')).toBe('svc_test_abc');
+    expect(key.prefix).toBe(key.secret.slice(0, DISPLAY_PREFIX_LENGTH));
+    expect(displayPrefix('svc_test_abcdefghijklmnop')).toBe('svc_test_abcdefghijk');
     // Known vector: sha256("abc").
     expect(hashKeySecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
