@@ -21,7 +21,12 @@ async function isRefusedBatch(request: Request): Promise<boolean> {
  * `/mcp`: stateless Streamable HTTP. Serves the 2026-07-28 protocol and, for 2025-era clients, the
  * stateless legacy fallback; every request gets a fresh server built for the caller's key.
  */
-export function createMcpBridge(operations: readonly OperationSpec[], executor: OperationExecutor, info: { name: string; version: string }) {
+export function createMcpBridge(
+  operations: readonly OperationSpec[],
+  executor: OperationExecutor,
+  info: { name: string; version: string },
+  options: { allowedOrigins: ReadonlySet<string> },
+) {
   const handler = createMcpHandler(
     (mcpCtx) => {
       const ctx = mcpCtx.authInfo?.extra?.requestContext as RequestContext | undefined;
@@ -34,6 +39,11 @@ export function createMcpBridge(operations: readonly OperationSpec[], executor: 
   );
   return {
     async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {
+      // Streamable HTTP: a browser page of an origin not allowed must not drive the server (DNS rebinding).
+      const origin = request.headers.get('origin');
+      if (origin !== null && !options.allowedOrigins.has(origin)) {
+        return { status: 403, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed: the operator lists allowed origins in SVC_MCP_ALLOWED_ORIGINS.` } } };
+      }
       if (await isRefusedBatch(request)) {
         return { status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } };
       }

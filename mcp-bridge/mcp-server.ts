@@ -6,6 +6,7 @@ import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/oper
 import { grants } from '../adapters/identity/scopes.ts';
 import { Meter } from '../core/meter.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { def, unwrap } from '../schema/zod-shape.ts';
 
 const MONITOR_OR_WEBHOOK = /^(monitors|webhooks):/;
 
@@ -68,6 +69,10 @@ export function buildMcpServer(
       const args = (raw ?? {}) as Record<string, unknown>;
       // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns.
       const unknown = Object.keys(args).find((name) => !(name in op.input.shape));
+      // Command-line clients infer types: an all-digit id arrives as a number where the input is a digit string.
+      for (const [name, value] of Object.entries(args)) {
+        if (typeof value === 'number' && name in op.input.shape && def(unwrap(op.input.shape[name] as z.ZodType).base).type === 'string') args[name] = String(value);
+      }
       if (unknown !== undefined) {
         return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });
       }

@@ -128,7 +128,8 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
             required: [...required].some((name) => !pathParams.includes(name)),
             content: {
               'application/json': {
-                schema: { ...input, properties: bodyProperties, required: [...required].filter((name) => !pathParams.includes(name)) },
+                // Unknown members are refused (400 naming them), which generated clients should know.
+                schema: { ...input, properties: bodyProperties, required: [...required].filter((name) => !pathParams.includes(name)), additionalProperties: false },
                 example: Object.fromEntries(Object.entries(op.example as Record<string, unknown>).filter(([name]) => !pathParams.includes(name))),
               },
             },

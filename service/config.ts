@@ -32,6 +32,8 @@ export interface ServiceConfig {
   cursorKeys?: string;
   /** Where webhooks may deliver: `SVC_WEBHOOK_ALLOW_HTTP`, `SVC_WEBHOOK_ALLOW_HOSTS`. */
   webhookDestinations: DestinationPolicy;
+  /** `SVC_MCP_ALLOWED_ORIGINS`: origins (`https://app.example`) whose pages may call `/mcp`; requests without Origin are served. */
+  mcpAllowedOrigins: ReadonlySet<string>;
   /** `SVC_SIM_PUBLISH` (default on): the in-process simulated platforms keep publishing new content. */
   simPublish?: boolean;
 }
@@ -113,5 +115,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     cursorKeys: env.SVC_CURSOR_KEYS || undefined,
     webhookDestinations: destinationPolicyFromEnv(env),
     simPublish: env.SVC_SIM_PUBLISH !== 'off',
+    mcpAllowedOrigins: new Set((env.SVC_MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean)),
   };
 }

@@ -158,7 +158,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
-    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version });
+    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins });
     cleanups.unshift(() => mcp.close());
     const server = createHttpServer({
       deps,

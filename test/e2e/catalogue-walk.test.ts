@@ -80,6 +80,14 @@ describe('/openapi.json', () => {
     document = (await svc.request('GET', '/openapi.json')).body;
   });
 
+  it('says that request bodies refuse unknown members', () => {
+    const bodies = Object.values(document.paths as Record<string, Record<string, any>>)
+      .flatMap((path) => Object.values(path))
+      .flatMap((operation) => (operation.requestBody ? [operation.requestBody.content['application/json'].schema] : []));
+    expect(bodies.length).toBeGreaterThan(5);
+    for (const schema of bodies) expect(schema.additionalProperties).toBe(false);
+  });
+
   it('is OpenAPI 3.1.0 with one {base_url} server, bearer security and a build version', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toHaveLength(1);

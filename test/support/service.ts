@@ -59,6 +59,7 @@ export async function startTestService(
       billing: true,
       // Tests publish what they need themselves, unless one asks for the demo's live content.
       simPublish: options.simPublish ?? false,
+      mcpAllowedOrigins: new Set(['https://allowed.example']),
       // Webhook receivers in tests listen on loopback, which the operator allows here explicitly.
       webhookDestinations: { allowHttp: true, allowHosts: new Set(['127.0.0.1']), lookup: systemLookup, ...options.webhookDestinations },
       forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,

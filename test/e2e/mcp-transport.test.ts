@@ -14,7 +14,7 @@ afterAll(async () => {
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs' } } });
 
-function post(body: unknown, version?: string) {
+function post(body: unknown, version?: string, extra: Record<string, string> = {}) {
   return fetch(`${svc.url}/mcp`, {
     method: 'POST',
     headers: {
@@ -22,6 +22,7 @@ function post(body: unknown, version?: string) {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(version ? { 'mcp-protocol-version': version } : {}),
+      ...extra,
     },
     body: JSON.stringify(body),
   });
@@ -46,5 +47,24 @@ describe('JSON-RPC batches on /mcp', () => {
     expect((await res.json()).error.code).toBe(-32600);
     expect(res.headers.get('x-credits-charged')).toBe('0');
     expect((await svc.request('GET', '/v1/usage', { key })).body.data.balance).toBe(before);
+  });
+});
+
+describe('the /mcp transport', () => {
+  it('refuses a present Origin that is not allowed with 403, and serves an allowed one', async () => {
+    const evil = await post(call(1), undefined, { origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get('x-credits-charged')).toBe('0');
+    const allowed = await post(call(2), undefined, { origin: 'https://allowed.example' });
+    expect(allowed.status).toBe(200);
+    await allowed.text();
+  });
+
+  it('takes an all-digit id sent as a number where the input is a digit string', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_microblog_users', arguments: { ids: 1500000002 } } });
+    const text = await res.text();
+    const message = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:'))!.slice(5));
+    expect(message.result.isError, text).toBeFalsy();
+    expect(message.result.structuredContent.data[0].id).toBe('1500000002');
   });
 });
