@@ -11,6 +11,15 @@ import { unwrap } from './zod-shape.ts';
  * The operation's input schema, reading an explicit null for an optional argument as the argument's absence:
  * GraphQL declares such arguments nullable, so `cursor: null` (or a null variable) is a valid way to omit them.
  */
+const argumentSchemas = new WeakMap<z.ZodObject, z.ZodType>();
+
+/** The schema an operation's GraphQL arguments are validated with, built once per operation. */
+export function argumentSchemaOf(input: z.ZodObject): z.ZodType {
+  let schema = argumentSchemas.get(input);
+  if (!schema) argumentSchemas.set(input, (schema = nullMeansAbsent(input)));
+  return schema;
+}
+
 function nullMeansAbsent(input: z.ZodObject) {
   const optional = Object.entries(input.shape as Record<string, z.ZodType>)
     .filter(([, schema]) => !unwrap(schema).nullable)
@@ -57,7 +66,7 @@ function operationField(op: OperationSpec): void {
       nullable: true as never,
       description: op.description,
       // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
-      args: (Object.keys(args).length ? t.validate(args, nullMeansAbsent(op.input) as never) : {}) as never,
+      args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(op.input) as never) : {}) as never,
       resolve: async (_root, args, ctx, info) => {
         const payload = await op.resolve(args as z.output<typeof op.input>, ctx, info);
         meterReturned(op, payload, ctx, info);

@@ -137,7 +137,9 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path === '/graphql') {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, requestId, graphqlErrorResponse('payload_too_large'));
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+        return send(res, requestId, graphqlErrorResponse('payload_too_large'), await creditHeaders(newContext(routes, req, 'graphql', requestId, seen)));
+      }
       if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
         return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
       }
@@ -148,7 +150,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       }
       // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
       const body = await boundedBody(req);
-      if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close' });
+      if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close', ...(await creditHeaders(ctx)) });
       return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), async () => ({}));
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -157,7 +159,11 @@ export function createHttpServer(routes: HttpRoutes): Server {
       return;
     }
     const body = await boundedBody(req);
-    if (body === undefined) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
+    if (body === undefined) {
+      // Refused unread: nothing charged, and the caller's balance when the key is valid, as on every response.
+      const refused = newContext(routes, req, path === '/mcp' ? 'mcp' : 'rest', requestId, seen);
+      return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close', ...(await creditHeaders(refused)) });
+    }
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId, seen);
       const response = await routes.mcp.handle(toWebRequest(req, body), ctx);

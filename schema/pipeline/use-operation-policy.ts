@@ -10,6 +10,8 @@ import { authenticate } from './authenticate.ts';
 import { setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
+import { validationFailure } from '../builder.ts';
+import { argumentSchemaOf } from '../operation-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
 
@@ -41,15 +43,23 @@ export function reservationFor(op: OperationSpec, args: Record<string, unknown> 
   return op.billing.minimumCredits + priceOf(unitsBound(op, args));
 }
 
-/** A root field's arguments as GraphQL coerces them; none when they do not coerce (execution reports that). */
-function argumentsOf(schema: GraphQLSchema, kind: 'query' | 'mutation', node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+/** A root field's arguments as GraphQL coerces them; undefined when they do not coerce (execution reports that). */
+function argumentsOf(schema: GraphQLSchema, kind: 'query' | 'mutation', node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> | undefined {
   const field = (kind === 'query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[node.name.value];
-  if (!field) return {};
+  if (!field) return undefined;
   try {
     return getArgumentValues(field, node, variables);
   } catch {
-    return {};
+    return undefined;
   }
+}
+
+function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { op, node }: PlannedField, variables: Record<string, unknown>): void {
+  if (Object.keys(op.input.shape).length === 0) return;
+  const coerced = argumentsOf(schema, kind, node, variables);
+  if (!coerced) return;
+  const parsed = argumentSchemaOf(op.input).safeParse(coerced);
+  if (!parsed.success) throw validationFailure(parsed.error.issues);
 }
 
 function checkScopes(principal: Principal, fields: PlannedField[]): void {
@@ -88,10 +98,12 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           const principal = await authenticate(ctx);
           checkScopes(principal, fields);
           await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
+          // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
+          for (const field of fields) validateArguments(args.schema, operation.operation === 'mutation' ? 'mutation' : 'query', field, variables);
           const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
           if (minimumCredits > 0) {
             const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
-            const reserveCredits = fields.reduce((sum, { op, node }) => sum + reservationFor(op, argumentsOf(args.schema, kind, node, variables)), 0);
+            const reserveCredits = fields.reduce((sum, { op, node }) => sum + reservationFor(op, argumentsOf(args.schema, kind, node, variables) ?? {}), 0);
             admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits });
           }
         }
