@@ -63,7 +63,9 @@ function requestError(error: GraphQLError): GraphQLError {
   const code = (http?.status && YOGA_STATUS_CODES[http.status]) || (/invalid JSON/i.test(error.message) ? 'invalid_json' : 'invalid_request');
   const entry = ERROR_CATALOGUE[code];
   const variable = VARIABLE_ERROR.exec(error.message)?.[1];
-  return new GraphQLError(error.message, {
+  // A missing required member in the API's own words, not GraphQL's (`Variable "$query" of required type "String!"…`).
+  const message = variable && /was not provided/.test(error.message) ? `'${variable}' is required.` : error.message;
+  return new GraphQLError(message, {
     nodes: error.nodes,
     extensions: {
       code,

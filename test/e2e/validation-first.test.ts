@@ -24,3 +24,12 @@ describe('a malformed request on an account that cannot pay', () => {
     expect(valid.status).toBe(402);
   });
 });
+
+describe('a missing required member', () => {
+  it('is named in the API’s own words', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const res = await svc.request('POST', '/v1/forum/search', { key, body: { limit: 5 } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', message: "'query' is required.", details: { field: 'query' } });
+  });
+});
