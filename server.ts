@@ -16,6 +16,7 @@ try {
   console.log(`  GraphiQL:  ${service.url}/graphql`);
   console.log(`  OpenAPI:   ${service.url}/openapi.json`);
   console.log(`  MCP:       ${service.url}/mcp`);
+  console.log(`  operator:  ${service.operatorUrl}  (operator API, for npm run admin)`);
   console.log(`  database:  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
   for (const [name, url] of Object.entries(service.platforms.simulated)) console.log(`  simulated ${name}: ${url}`);
   if (service.demoKey) {

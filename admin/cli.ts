@@ -19,8 +19,10 @@ Commands:
   spending:resume  --workspace ID
   ledger           --workspace ID
   usage            --workspace ID
+  audit            (every operator action: who, what, when)
 
-Connection: --url (default $SVC_URL or http://localhost:$PORT|8080)
+Connection: --url of the operator API (default $SVC_OPERATOR_URL, the address the running service wrote to
+                  $SVC_DATA_DIR/operator-url, or http://127.0.0.1:8081)
             --token (default $SVC_OPERATOR_TOKEN or the file $SVC_DATA_DIR/operator-token)`;
 
 const { values, positionals } = parseArgs({
@@ -105,12 +107,22 @@ const requests: Record<string, () => { method: 'GET' | 'POST'; path: string; bod
   'spending:resume': () => ({ method: 'POST', path: `/operator/workspaces/${need('workspace')}/resume` }),
   ledger: () => ({ method: 'GET', path: `/operator/workspaces/${need('workspace')}/ledger` }),
   usage: () => ({ method: 'GET', path: `/operator/workspaces/${need('workspace')}/usage` }),
+  audit: () => ({ method: 'GET', path: '/operator/audit' }),
 };
 
 const build = requests[command];
 if (!build) fail(`Unknown command '${command}'.\n\n${USAGE}`);
 const { method, path, body } = build();
-const base = (values.url ?? process.env.SVC_URL ?? `http://localhost:${process.env.PORT ?? 8080}`).replace(/\/$/, '');
+/** The operator API listens apart from the public API: the running service says where, in its data folder. */
+function operatorUrl(): string {
+  try {
+    return readFileSync(join(resolve(process.env.SVC_DATA_DIR ?? './data'), 'operator-url'), 'utf8').trim();
+  } catch {
+    return 'http://127.0.0.1:8081';
+  }
+}
+
+const base = (values.url ?? process.env.SVC_OPERATOR_URL ?? operatorUrl()).replace(/\/$/, '');
 
 let response: Response;
 try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { IdentityStore } from '../adapters/identity/identity-store.ts';
@@ -7,6 +8,7 @@ import { envelopeOfError, errorEnvelope, type EnvelopeResponse } from '../schema
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import { idempotent, requestHash } from '../schema/pipeline/idempotency.ts';
 import type { IdempotencyStore } from '../adapters/db/idempotency-store.ts';
+import type { OperatorAudit } from '../adapters/db/operator-audit.ts';
 import { validationFailure } from '../schema/builder.ts';
 
 /** One operator route: method, path pattern, input schema and handler. */
@@ -88,8 +90,27 @@ export function identityOperatorRoutes(identity: IdentityStore, now: () => Date)
  * The operator-only API under `/operator/`, used by `npm run admin`. It is not part of the public catalogue:
  * it authenticates with the operator token, never with an API key.
  */
-export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candidate: string) => boolean, idempotency: IdempotencyStore) {
-  return async (req: IncomingMessage, body: string, requestId: string): Promise<EnvelopeResponse | null> => {
+/** Who made an operator call: the token's fingerprint (never the token) and the address it came from. */
+function actorOf(req: IncomingMessage, token: string): string {
+  return `token:${createHash('sha256').update(token).digest('hex').slice(0, 12)} from ${req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/** The workspace an action is about: in its path, or in its body (key creation). */
+function workspaceOf(path: string, input: unknown): string | null {
+  const inPath = /^\/operator\/workspaces\/([0-9a-f-]{36})\//.exec(path)?.[1];
+  const inBody = typeof input === 'object' && input !== null ? (input as { workspaceId?: unknown }).workspaceId : undefined;
+  return inPath ?? (typeof inBody === 'string' ? inBody : null);
+}
+
+export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candidate: string) => boolean, idempotency: IdempotencyStore, audit: OperatorAudit) {
+  const auditRoute: OperatorRoute = {
+    method: 'GET',
+    pattern: /^\/operator\/audit$/,
+    input: z.undefined(),
+    run: async () => ({ data: await audit.list(500) }),
+  };
+  routes = [...routes, auditRoute];
+  return async (req: IncomingMessage, body: string, requestId: string): Promise<EnvelopeResponse> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const candidate = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!candidate || !tokenMatches(candidate)) {
@@ -120,9 +141,22 @@ export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candid
         return envelopeOfError(requestId, toCatalogueError(error));
       }
     };
+    if (req.method === 'GET') return run();
     // A retried purchase or refund is answered, never booked twice.
     const key = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || typeof key !== 'string') return run();
-    return idempotent(idempotency, { scope: 'operator', key, hash: requestHash(req.method, url.pathname, parsed.data), requestId }, run);
+    const response =
+      typeof key === 'string' ? await idempotent(idempotency, { scope: 'operator', key, hash: requestHash(req.method ?? 'POST', url.pathname, parsed.data), requestId }, run) : await run();
+    // Every action is on the record, refused ones included, with who made it; a replayed answer did nothing new.
+    if (response.headers['idempotent-replayed'] !== 'true') {
+      await audit.record({
+        actor: actorOf(req, candidate),
+        action: `${req.method} ${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ':id')}`,
+        workspaceId: workspaceOf(url.pathname, parsed.data),
+        status: response.status,
+        requestId,
+        details: { path: url.pathname, input: parsed.data ?? null },
+      });
+    }
+    return response;
   };
 }

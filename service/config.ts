@@ -7,6 +7,9 @@ import { destinationPolicyFromEnv, type DestinationPolicy } from '../adapters/we
 export interface ServiceConfig {
   port: number;
   host: string;
+  /** The operator API's own listener: `SVC_OPERATOR_PORT` (default 8081), `SVC_OPERATOR_HOST` (default loopback only). */
+  operatorPort: number;
+  operatorHost: string;
   /** Embedded database, lock file, operator token and demo key live here. */
   dataDir: string;
   /** A real PostgreSQL server; absent → embedded PGlite under `dataDir`. */
@@ -49,10 +52,10 @@ function tiers(value: string | undefined): TierTable {
   return createTierTable(overrides);
 }
 
-function port(value: string | undefined): number {
-  if (value === undefined || value === '') return 8080;
+function port(value: string | undefined, variable: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`PORT must be an integer 0-65535, got '${value}'`);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`${variable} must be an integer 0-65535, got '${value}'`);
   return parsed;
 }
 
@@ -90,8 +93,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
   const production = isProduction(env);
   if (production) checkProduction(env);
   return {
-    port: port(env.PORT),
+    port: port(env.PORT, 'PORT', 8080),
     host: env.HOST ?? '0.0.0.0',
+    // On a port of its own; 0 follows PORT=0 (tests and benchmarks take any free port).
+    operatorPort: port(env.SVC_OPERATOR_PORT, 'SVC_OPERATOR_PORT', env.PORT === '0' ? 0 : 8081),
+    operatorHost: env.SVC_OPERATOR_HOST ?? '127.0.0.1',
     dataDir: resolve(env.SVC_DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     forumUpstream: env.FORUM_UPSTREAM_URL

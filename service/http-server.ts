@@ -23,8 +23,6 @@ export interface HttpRoutes {
   rest: ReturnType<typeof createRestHandler>;
   mcp: ReturnType<typeof createMcpBridge>;
   openApiJson: string;
-  /** Operator-only API; answers null for paths it does not own. */
-  operator: (req: IncomingMessage, body: string, requestId: string) => Promise<EnvelopeResponse | null>;
   now: () => Date;
 }
 
@@ -131,7 +129,7 @@ async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
   }
 }
 
-/** The one HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready and the operator API. */
+/** The public HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready. */
 export function createHttpServer(routes: HttpRoutes): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -172,10 +170,6 @@ export function createHttpServer(routes: HttpRoutes): Server {
       // the call's credit headers. Only a subscription stream is piped as it comes.
       return sendWeb(res, response, async () => ({ 'x-request-id': requestId, ...(await creditHeaders(ctx)) }), isSubscriptionStream(body));
     }
-    if (path.startsWith('/operator/')) {
-      const response = await routes.operator(req, body, requestId);
-      if (response) return send(res, requestId, response);
-    }
     const ctx = newContext(routes, req, 'rest', requestId, seen);
     const idempotencyKey = req.headers['idempotency-key'];
     const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
@@ -194,4 +188,22 @@ export function createHttpServer(routes: HttpRoutes): Server {
     });
   });
   return server;
+}
+
+/** The operator API's own listener (loopback by default): nothing else is served there, and it is never public. */
+export function createOperatorServer(operator: (req: IncomingMessage, body: string, requestId: string) => Promise<EnvelopeResponse>): Server {
+  return createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    const started = performance.now();
+    res.once('finish', () => logAccess(req, res, requestId, started, undefined));
+    (async () => {
+      const body = await boundedBody(req);
+      if (body === undefined) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
+      send(res, requestId, await operator(req, body, requestId));
+    })().catch((error: unknown) => {
+      logger.error({ err: error, requestId }, 'operator request failed');
+      if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));
+      else res.destroy();
+    });
+  });
 }

@@ -1,5 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createOperatorAudit } from '../adapters/db/operator-audit.ts';
 import { sqlDbFromOrm } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
@@ -33,7 +37,7 @@ import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
 import { ensureDemoKey } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
-import { createHttpServer } from './http-server.ts';
+import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { billingOperatorRoutes } from '../operator-bridge/billing-routes.ts';
 import { createOperatorApi, identityOperatorRoutes } from '../operator-bridge/operator-api.ts';
 import { startPlatforms, type Platforms } from './platforms.ts';
@@ -44,6 +48,8 @@ export const SERVICE_NAME = 'conversation-data-service';
 
 export interface RunningService {
   url: string;
+  /** The operator API, on its own listener. */
+  operatorUrl: string;
   version: string;
   demoKey?: string;
   operatorToken: string;
@@ -64,6 +70,25 @@ export interface StartOptions {
   jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number; autostart?: boolean };
   /** Webhook attempt timeout (tests use a short one). */
   webhookTimeoutMs?: number;
+}
+
+/** Where the running service writes its operator API's address, for the operator CLI. */
+export const OPERATOR_URL_FILE = 'operator-url';
+
+/** Listens, and closes the listener (and its open connections) first on shutdown. */
+async function listen(server: Server, port: number, host: string, cleanups: Array<() => Promise<void> | void>): Promise<AddressInfo> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  cleanups.unshift(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return server.address() as AddressInfo;
 }
 
 /** How long shutdown waits for running jobs before it lets them go (they are picked up again later). */
@@ -166,29 +191,26 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),
-      operator: createOperatorApi(
+      now,
+    });
+    const operatorServer = createOperatorServer(
+      createOperatorApi(
         [...identityOperatorRoutes(identity, now), ...billingOperatorRoutes(credits, identity)],
         (candidate) => operatorTokenMatches(operatorToken, candidate),
         idempotency,
+        createOperatorAudit(sqlDb, now),
       ),
-      now,
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-    cleanups.unshift(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
     );
-    const address = server.address() as AddressInfo;
+    const address = await listen(server, config.port, config.host, cleanups);
+    const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
+    // The operator CLI on this machine finds the operator API here when no --url is given.
+    await writeFile(join(config.dataDir, OPERATOR_URL_FILE), `${operatorUrl}\n`);
     const demoKey = config.demo ? await ensureDemoKey(identity, config.dataDir) : undefined;
     return {
       url: `http://${host}:${address.port}`,
+      operatorUrl,
       version,
       demoKey,
       operatorToken,

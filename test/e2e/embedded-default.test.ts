@@ -78,7 +78,7 @@ describe('the embedded default', () => {
 
   it('the operator CLI creates a workspace and a key, and revokes it', async () => {
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['admin/cli.ts', ...args, '--url', url, '--json'], { cwd: root, env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: '' } });
+      promisify(execFile)(process.execPath, ['admin/cli.ts', ...args, '--json'], { cwd: root, env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: '' } });
     const workspace = JSON.parse((await cli('workspace:create', '--name', 'CLI workspace')).stdout).data;
     expect(workspace.id).toMatch(/^[0-9a-f-]{36}$/);
     const created = JSON.parse((await cli('key:create', '--workspace', workspace.id, '--scopes', 'read:forum,usage:read', '--label', 'test', '--no-expiry')).stdout).data;

@@ -61,7 +61,7 @@ describe('Idempotency-Key', () => {
     const balance = async () => (await svc.request('GET', '/v1/usage', { key: buyer.key })).body.data.balance as number;
     const idem = randomUUID();
     const purchase = (body: unknown) =>
-      fetch(`${svc.url}/operator/workspaces/${buyer.workspaceId}/purchases`, {
+      fetch(`${svc.service.operatorUrl}/operator/workspaces/${buyer.workspaceId}/purchases`, {
         method: 'POST',
         headers: { authorization: 'Bearer test-operator-token-0123456789abcdef', 'content-type': 'application/json', 'idempotency-key': idem },
         body: JSON.stringify(body),

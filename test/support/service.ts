@@ -50,6 +50,8 @@ export async function startTestService(
     {
       port: 0,
       host: '127.0.0.1',
+      operatorPort: 0,
+      operatorHost: '127.0.0.1',
       dataDir,
       databaseUrl: db.databaseUrl && options.databaseUrlThrough ? options.databaseUrlThrough(db.databaseUrl) : db.databaseUrl,
       operatorToken: 'test-operator-token-0123456789abcdef',
@@ -77,7 +79,8 @@ export async function startTestService(
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${url}${path}`, { method, headers, body });
+    // A path on this service, or a whole URL (the operator API listens apart).
+    const response = await fetch(/^https?:/.test(path) ? path : `${url}${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -105,7 +108,7 @@ export async function startTestService(
     },
     request,
     graphql: (query, variables, key) => request('POST', '/graphql', { key, body: { query, variables } }),
-    operator: (method, path, body) => request(method, path, { body, headers: { authorization: 'Bearer test-operator-token-0123456789abcdef' } }),
+    operator: (method, path, body) => request(method, `${service.operatorUrl}${path}`, { body, headers: { authorization: 'Bearer test-operator-token-0123456789abcdef' } }),
     async close() {
       await service.close();
       await db.drop();
