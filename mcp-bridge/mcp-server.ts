@@ -1,6 +1,6 @@
 import { fromJsonSchema, McpServer, type JsonSchemaType, type jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { OperationSpec } from '../schema/catalogue/operation.ts';
+import { UNIT_PRICES, type OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
@@ -29,6 +29,48 @@ const passThrough: jsonSchemaValidator = {
 };
 
 const toolSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
+const outputSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
+
+/** The `structuredContent` of a success: the same `{data, meta}` envelope as REST (errors come with `isError`). */
+function outputSchemaOf(op: OperationSpec) {
+  let schema = outputSchemas.get(op);
+  if (!schema) {
+    const data = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    // Named shapes stay in `$defs` at the root, where the `$ref`s inside `data` point.
+    const { $schema: _ignored, $defs, ...dataSchema } = data;
+    const meta = { type: 'object', properties: { requestId: { type: 'string' } }, required: ['requestId'] };
+    const envelope = { type: 'object', properties: { data: dataSchema, meta }, required: ['data', 'meta'], ...($defs ? { $defs } : {}) };
+    schema = fromJsonSchema(envelope as JsonSchemaType, passThrough);
+    outputSchemas.set(op, schema);
+  }
+  return schema;
+}
+
+/** What an agent needs before calling: the price, the weight, and how paging ends. */
+function toolDescription(op: OperationSpec): string {
+  const parts = [op.description];
+  const { minimumCredits, units, rateLimitWeight } = op.billing;
+  if (minimumCredits > 0) {
+    const perUnit = units.map((unit) => `${UNIT_PRICES[unit]} per ${unit.replace('_', ' ')}`).join(' + ');
+    parts.push(`Price: ${minimumCredits} credit${minimumCredits > 1 ? 's' : ''} a call + ${perUnit} returned; rate-limit weight ${rateLimitWeight}.`);
+  } else {
+    parts.push(`Free; rate-limit weight ${rateLimitWeight}.`);
+  }
+  if (op.paginated) parts.push('Pages: pass meta.nextCursor back as cursor; nextCursor null is the only stop (a page may be short or empty before it).');
+  return parts.join(' ');
+}
+
+/** Hints for clients: reads touch nothing, platform reads reach the open world, deletes destroy, updates repeat safely. */
+function annotationsOf(op: OperationSpec) {
+  const read = op.graphql.kind === 'query';
+  return {
+    title: op.operationId.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()),
+    readOnlyHint: read,
+    destructiveHint: op.rest.method === 'DELETE',
+    idempotentHint: read || op.rest.method === 'PATCH' || op.rest.method === 'DELETE',
+    openWorldHint: op.billing.minimumCredits > 0,
+  };
+}
 
 function toolSchemaOf(op: OperationSpec) {
   let schema = toolSchemas.get(op);
@@ -65,7 +107,9 @@ export function buildMcpServer(
   const scopes = ctx.principal?.scopes ?? [];
   for (const op of operations) {
     if (!toolVisible(op, scopes)) continue;
-    server.registerTool(op.tool, { description: op.description, inputSchema: toolSchemaOf(op) }, async (raw: unknown) => {
+    const annotations = annotationsOf(op);
+    const config = { title: annotations.title, description: toolDescription(op), inputSchema: toolSchemaOf(op), outputSchema: outputSchemaOf(op), annotations };
+    server.registerTool(op.tool, config, async (raw: unknown) => {
       const args = (raw ?? {}) as Record<string, unknown>;
       // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns.
       const unknown = Object.keys(args).find((name) => !(name in op.input.shape));

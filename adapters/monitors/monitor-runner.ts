@@ -30,6 +30,14 @@ export interface RunOutcome {
   events: number;
 }
 
+/** The run ended under the worker's feet (its monitor was deleted): nothing to record, nothing charged. */
+class RunGone extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} is no longer running`);
+    this.name = 'RunGone';
+  }
+}
+
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_LEASE_MS = 120_000;
 const NEXT = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
@@ -127,6 +135,7 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       } catch (error) {
         // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.
         if (hold) await credits.release(hold).catch(() => undefined);
+        if (error instanceof RunGone) return { status: 'skipped', events: 0 };
         if (!(error instanceof CreditsRefusal) && !(error instanceof UpstreamError)) logger.error({ err: error, runId, monitorId: monitor.id }, 'monitor run failed');
         else logger.warn({ runId, monitorId: monitor.id, reason: describeFailure(error) }, 'monitor run failed');
         return { status: 'failed', events: await finish(runId, 'failed', describeFailure(error), monitor) };
@@ -141,7 +150,7 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       // Serialises runs of one monitor, so two of them never both report the same new item.
       await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [monitor.id]);
       const [running] = await tx.all<{ id: string }>(`select "id" from "monitor_run" where "id" = ? and "status" = 'running' for update`, [runId]);
-      if (!running) throw new Error(`run ${runId} is no longer running`);
+      if (!running) throw new RunGone(runId);
       const keys = [...new Set(candidates.flatMap(keysOf))];
       const seenRows = keys.length ? await tx.all<{ key: string }>(`select "key" from "monitor_seen" where "monitor_id" = ? and "key" in (select jsonb_array_elements_text(?::jsonb))`, [monitor.id, JSON.stringify(keys)]) : [];
       const outcome = dedupe(candidates, new Set(seenRows.map((row) => row.key)));

@@ -68,3 +68,20 @@ describe('the /mcp transport', () => {
     expect(message.result.structuredContent.data[0].id).toBe('1500000002');
   });
 });
+
+describe('MCP tool listing', () => {
+  it('gives every tool a title, hints, an output schema and its price', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+    const text = await res.text();
+    const message = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:'))!.slice(5));
+    const tools = message.result.tools as Array<{ name: string; title?: string; description: string; outputSchema?: unknown; annotations?: Record<string, unknown> }>;
+    const search = tools.find((tool) => tool.name === 'search_forum_posts')!;
+    expect(search.title).toBe('Search Forum Posts');
+    expect(search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false });
+    expect(search.description).toContain('Price: 1 credit a call + 3 per forum post returned');
+    expect(search.description).toContain('nextCursor null is the only stop');
+    expect(search.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'] });
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
+    expect(tools.find((tool) => tool.name === 'whoami')!.description).toContain('Free; rate-limit weight 1.');
+  });
+});
