@@ -4,9 +4,11 @@ import { connectMcp } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
+/** The service's clock runs this far ahead of the real one (key expiry is tested by moving it, not by waiting). */
+let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ now: () => new Date(Date.now() + clockOffsetMs) });
 });
 afterAll(async () => {
   await svc?.close();
@@ -71,10 +73,13 @@ describe('whoami and API keys', () => {
   });
 
   it('401 the moment a key expires, with no grace period', async () => {
-    const { key } = await svc.newKey({ expiresAt: new Date(Date.now() + 1_500) });
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { key } = await svc.newKey({ expiresAt });
+    clockOffsetMs = 55_000;
     expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    clockOffsetMs = 60_000 + 1_000;
     const res = await svc.request('GET', '/v1/whoami', { key });
+    clockOffsetMs = 0;
     expect(res.status).toBe(401);
     expect(res.body.error.details.reason).toBe('expired');
   });

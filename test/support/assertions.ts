@@ -12,7 +12,8 @@ export function expectError(res: HttpResult, status: number, code: string, detai
   expect(res.body.error.code).toBe(code);
   expect(typeof res.body.meta.requestId).toBe('string');
   if (details) expect(res.body.error.details).toMatchObject(details);
-  if (res.headers.get('x-credits-charged') !== null) expect(charged(res)).toBe(0);
+  expect(res.headers.get('x-credits-charged'), 'every response says what it charged').not.toBeNull();
+  expect(charged(res)).toBe(0);
 }
 
 /** The structured content of an MCP tool result (the same `{data, meta}` envelope as REST). */
