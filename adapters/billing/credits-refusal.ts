@@ -8,15 +8,19 @@ export class CreditsRefusal extends Error {
   readonly code: CreditsRefusalCode;
   readonly balance: number;
   readonly available: number;
-  readonly minimumCredits: number;
+  /** The call's minimum charge, when the refusal came at admission. */
+  readonly minimumCredits?: number;
+  /** What the call's result costs, when the refusal came at settlement (the result was worth more than was held). */
+  readonly price?: number;
 
-  constructor(code: CreditsRefusalCode, figures: { balance: number; available: number; minimumCredits: number }) {
-    super(`Billed call refused: ${code} (balance ${figures.balance}, available ${figures.available}, minimum ${figures.minimumCredits}).`);
+  constructor(code: CreditsRefusalCode, figures: { balance: number; available: number; minimumCredits?: number; price?: number }) {
+    super(`Billed call refused: ${code} (balance ${figures.balance}, available ${figures.available}, ${figures.price === undefined ? `minimum ${figures.minimumCredits}` : `price ${figures.price}`}).`);
     this.name = 'CreditsRefusal';
     this.code = code;
     this.balance = figures.balance;
     this.available = figures.available;
     this.minimumCredits = figures.minimumCredits;
+    this.price = figures.price;
   }
 }
 

@@ -218,7 +218,8 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       });
       if (rows.length === 0) {
         const usage = await requireUsage(reservation.workspaceId);
-        const figures = { balance: usage.balance, available: usage.available, minimumCredits: reservation.credits + extra };
+        // What this call can use is what others leave, its own hold included; what it needs is its result's price.
+        const figures = { balance: usage.balance, available: Math.min(usage.balance, usage.available + reservation.credits), price: reservation.credits + extra };
         if (usage.spendingPaused) throw new CreditsRefusal('spending_paused', figures);
         if (usage.balance < reservation.credits + extra) throw new CreditsRefusal('insufficient_credits', figures);
         throw new CreditsRefusal('credits_held', figures);

@@ -28,7 +28,13 @@ function fromUpstream(error: UpstreamError): ServiceError {
 }
 
 function fromCreditsRefusal(error: CreditsRefusal): ServiceError {
-  const details = { reason: error.code, balance: error.balance, available: error.available, minimumCredits: error.minimumCredits };
+  const details = {
+    reason: error.code,
+    balance: error.balance,
+    available: error.available,
+    ...(error.minimumCredits === undefined ? {} : { minimumCredits: error.minimumCredits }),
+    ...(error.price === undefined ? {} : { price: error.price }),
+  };
   // The account's own calls in flight hold what is left: retry shortly.
   return new ServiceError(error.code, { details, ...(error.code === 'credits_held' ? { headers: { 'retry-after': '1' } } : {}) });
 }
