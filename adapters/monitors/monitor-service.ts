@@ -208,7 +208,12 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     async remove(workspaceId, id) {
       await requireMonitor(db, workspaceId, id);
       await scheduler.unschedule(id);
-      await db.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+      await db.transaction(async (tx) => {
+        // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
+        // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
+        await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
+        await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+      });
       return { id, deleted: true };
     },
 
