@@ -106,6 +106,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // The attempt that disables the webhook ends its delivery, and says why it will not be retried.
     const error = disable ? `${outcome.error}; the webhook is now disabled` : outcome.error;
     await db.transaction(async (tx) => {
+      // The webhook first, as a delete does (it then cascades to deliveries): the same order, so no deadlock.
+      const [present] = await tx.all(`select 1 from "webhook" where "id" = ? for update`, [row.webhook_id]);
+      if (!present) return;
       await tx.all(
         `insert into "webhook_attempt" ("id", "delivery_id", "number", "trigger", "status_code", "error", "duration_ms", "response_excerpt", "created_at")
          values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
