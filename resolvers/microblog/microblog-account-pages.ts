@@ -11,6 +11,9 @@ import { microblogClient } from './microblog-context.ts';
 interface AccountPageState {
   u: string;
   c: string;
+  /** Accounts seen so far and the profile's own count of them, where it has one (followers, following). */
+  n?: number;
+  t?: number;
 }
 
 type AccountArgs = { user: string; limit?: number; cursor?: string };
@@ -25,11 +28,17 @@ function accountPage<T>(
   ctx: RequestContext,
   info: GraphQLResolveInfo,
   fetch: (userId: string, page: { cursor?: string; count?: number }) => Promise<UpstreamPage<T>>,
+  totalOf?: (profile: MicroblogProfile) => number,
 ): Promise<Page<T>> {
   return cursorPage<T, AccountPageState>(ctx, info, args, async (state) => {
-    const userId = state ? state.u : (await resolveAccount(ctx, info, args.user, { requirePublic: true, billed: true })).id;
+    const profile = state ? undefined : await resolveAccount(ctx, info, args.user, { requirePublic: true, billed: true });
+    const userId = state ? state.u : profile!.id;
     const page = await fetch(userId, { cursor: state?.c, count: args.limit });
-    return { items: page.items, next: page.next ? { u: userId, c: page.next } : null };
+    // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it.
+    const total = state?.t ?? (profile && totalOf ? totalOf(profile) : undefined);
+    const seen = (state?.n ?? 0) + page.items.length;
+    if (!page.next || (total !== undefined && seen >= total)) return { items: page.items, next: null };
+    return { items: page.items, next: { u: userId, c: page.next, ...(total === undefined ? {} : { n: seen, t: total }) } };
   });
 }
 
@@ -37,6 +46,12 @@ export const userTimelinePage = (kind: 'posts' | 'replies' | 'media' | 'highligh
   (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> =>
     accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserTimeline(userId, kind, page));
 
+const COUNT_OF = {
+  followers: (profile: MicroblogProfile) => profile.followersCount,
+  following: (profile: MicroblogProfile) => profile.followingCount,
+  affiliates: undefined,
+} as const;
+
 export const userListPage = (kind: 'followers' | 'following' | 'affiliates') =>
   (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> =>
-    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserList(userId, kind, page));
+    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserList(userId, kind, page), COUNT_OF[kind]);

@@ -12,23 +12,40 @@ export function getMicroblogList(args: { id: string }, ctx: RequestContext): Pro
 
 type ListArgs = { id: string; limit: number; cursor?: string };
 
+/** Paging state over a List: the platform's cursor, and for members how many came and how many the List has. */
+interface ListPageState {
+  c: string;
+  n?: number;
+  t?: number;
+}
+
 /**
  * A page of a List's members or posts. The platform pages a private List's timelines as empty; on the first page
- * the List itself is read alongside (not billed) so a missing or private List is a 404.
+ * the List itself is read alongside (not billed) so a missing or private List is a 404. Its member count ends a
+ * walk over the members on the page that reaches it, instead of a billed empty page after it.
  */
-function listPage<T>(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo, fetch: (page: { cursor?: string; count: number }) => Promise<UpstreamPage<T>>): Promise<Page<T>> {
-  return cursorPage<T, string>(ctx, info, args, async (cursor) => {
-    const [page] = await Promise.all([fetch({ cursor, count: args.limit }), cursor ? undefined : microblogClient(ctx).getList(args.id)]);
-    return page;
+function listPage<T>(
+  args: ListArgs,
+  ctx: RequestContext,
+  info: GraphQLResolveInfo,
+  fetch: (page: { cursor?: string; count: number }) => Promise<UpstreamPage<T>>,
+  counted: boolean,
+): Promise<Page<T>> {
+  return cursorPage<T, ListPageState>(ctx, info, args, async (state) => {
+    const [page, list] = await Promise.all([fetch({ cursor: state?.c, count: args.limit }), state ? undefined : microblogClient(ctx).getList(args.id)]);
+    const total = state?.t ?? (counted ? list?.memberCount : undefined);
+    const seen = (state?.n ?? 0) + page.items.length;
+    const ended = !page.next || (total !== undefined && seen >= total);
+    return { items: page.items, next: ended ? null : { c: page.next as string, ...(total === undefined ? {} : { n: seen, t: total }) } };
   });
 }
 
 export function getMicroblogListMembers(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> {
-  return listPage(args, ctx, info, (page) => microblogClient(ctx).getListMembers(args.id, page));
+  return listPage(args, ctx, info, (page) => microblogClient(ctx).getListMembers(args.id, page), true);
 }
 
 export function getMicroblogListPosts(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> {
-  return listPage(args, ctx, info, (page) => microblogClient(ctx).getListPosts(args.id, page));
+  return listPage(args, ctx, info, (page) => microblogClient(ctx).getListPosts(args.id, page), false);
 }
 
 export function getMicroblogSpace(args: { id: string }, ctx: RequestContext): Promise<MicroblogSpace> {
