@@ -6,6 +6,7 @@ import type { Key } from '../adapters/db/keyring.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
+import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
 import type { Principal } from './request-context.ts';
 
 export type AuthenticationResult = Principal | { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -65,6 +66,8 @@ export interface ServiceDeps {
   webhooks: WebhookService;
   /** Responses kept under `Idempotency-Key`. */
   idempotency: IdempotencyStore;
+  /** The usage ledger: what each call was charged, per operation, with its request id. */
+  usage: UsageCharges;
 }
 
 /** Account state for the account operations; null when the workspace no longer exists. */

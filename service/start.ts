@@ -14,6 +14,7 @@ import { loadKeyring } from '../adapters/db/keyring.ts';
 import { logger } from '../adapters/logging/logger.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
+import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
@@ -117,6 +118,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const pagingStates = createPagingStateStore(orm, now);
     const idempotency = createIdempotencyStore(sqlDb, now);
     const limits = (workspaceId: string) => credits.limits(workspaceId);
+    const usage = createUsageCharges(sqlDb);
+    // Written before the database closes (cleanups run first to last, and the ORM's is last).
+    cleanups.unshift(() => usage.close());
 
     const jobStore = await openJobStore({
       databaseUrl: config.databaseUrl,
@@ -180,6 +184,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       monitors,
       webhooks,
       idempotency,
+      usage,
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);

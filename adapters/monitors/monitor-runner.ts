@@ -4,6 +4,7 @@ import { CreditsRefusal } from '../billing/credits-refusal.ts';
 import { toInt, type SqlDb } from '../db/sql.ts';
 import { logger } from '../logging/logger.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
+import { insertUsageCharges } from '../usage/usage-charges.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
 import { planReads, type PlatformReaders } from './monitor-fetch.ts';
 import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
@@ -175,6 +176,7 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       }
       const suppressed = { ...outcome.suppressed, ...(baseline && outcome.fresh.length > reported.length ? { baseline: outcome.fresh.length - reported.length } : {}) };
       const { charged } = await credits.settle(hold, cost, tx);
+      if (charged > 0) await insertUsageCharges(tx, [{ workspaceId: monitor.workspace_id, requestId: runId, operationId: 'monitorRun', surface: 'monitor', credits: charged, chargedAt: now }]);
       const [run] = await tx.all<RunRow>(
         `update "monitor_run" set "status" = 'succeeded', "finished_at" = ?, "results_found" = ?, "new_results" = ?, "suppressed" = ?::jsonb, "credits_used" = ?
          where "id" = ? returning *`,

@@ -36,3 +36,27 @@ export const LimitsShape = z
 export type Usage = z.infer<typeof UsageShape>;
 export type Limits = z.infer<typeof LimitsShape>;
 
+
+export const UsageChargeShape = z
+  .object({
+    requestId: z.string().describe("The charged call's request id (`meta.requestId`, `x-request-id`); a monitor run's id for a run's charge."),
+    operationId: z.string().describe('The operation charged (`getForumPost`, …), or `monitorRun` for a monitor run.'),
+    credits: z.int().min(1).describe('Credits charged for this operation by this call.'),
+    chargedAt: z.iso.datetime().describe('When the charge was settled.'),
+    day: z.iso.date().describe('The UTC day of `chargedAt`.'),
+  })
+  .meta({ id: 'UsageCharge' })
+  .describe('One charge of the usage ledger: what one call (or monitor run) was charged for one operation.');
+
+export const UsageTotalShape = z
+  .object({
+    day: z.iso.date().describe('UTC day.'),
+    operationId: z.string().describe('The operation, or `monitorRun`.'),
+    calls: z.int().min(1).describe('Charged calls of this operation that day.'),
+    credits: z.int().min(1).describe('Credits they were charged together.'),
+  })
+  .meta({ id: 'UsageTotal' })
+  .describe('Charges of one operation on one UTC day, added up.');
+
+export type UsageCharge = z.infer<typeof UsageChargeShape>;
+export type UsageTotal = z.infer<typeof UsageTotalShape>;

@@ -119,11 +119,9 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           if (!isSingleResult(result)) return;
           const errors = result.errors?.map(toCatalogueError);
           const failed = failedRootFields(ctx, result, errors);
-          const credits = failed.has('*')
-            ? 0
-            : fields
-                .filter(({ responseKey }) => !failed.has(responseKey))
-                .reduce((sum, { responseKey, op }) => sum + op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0), 0);
+          const served = failed.has('*') ? [] : fields.filter(({ responseKey }) => !failed.has(responseKey));
+          const priced = served.map(({ responseKey, op }) => ({ op, credits: op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0) }));
+          const credits = priced.reduce((sum, field) => sum + field.credits, 0);
           const principal = ctx.principal;
           let charged = 0;
           let remaining: number | undefined;
@@ -132,6 +130,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
             const settled = await settleExactly(ctx, principal, admission, credits);
             ({ charged, remaining } = settled);
             if (settled.refusal) outcome = { errors: [toCatalogueError(settled.refusal)] };
+            else recordUsage(ctx, principal, priced, charged);
           } else if (principal) {
             remaining = await ctx.deps.billing.remaining(principal);
           }
@@ -171,6 +170,24 @@ async function settleExactly(
     }
   }
   return billing.settle(principal, hold, credits);
+}
+
+/**
+ * Books the call's charge in the usage ledger, one row per operation (aliases of one operation added up). The rows
+ * add up to what was charged: an expired hold may have been charged less than the price, taken from the last rows.
+ */
+function recordUsage(ctx: RequestContext, principal: Principal, priced: readonly { op: OperationSpec; credits: number }[], charged: number): void {
+  const byOperation = new Map<string, number>();
+  let left = charged;
+  for (const { op, credits } of priced) {
+    const share = Math.min(credits, left);
+    left -= share;
+    if (share > 0) byOperation.set(op.operationId, (byOperation.get(op.operationId) ?? 0) + share);
+  }
+  const chargedAt = ctx.now();
+  ctx.deps.usage.record(
+    [...byOperation].map(([operationId, credits]) => ({ workspaceId: principal.workspaceId, requestId: ctx.requestId, operationId, surface: ctx.surface, credits, chargedAt })),
+  );
 }
 
 /**
