@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   invalid_request: { status: 400, retryable: false, message: 'The request failed validation.' },
   invalid_json: { status: 400, retryable: false, message: 'The request body is not valid JSON.' },
   invalid_cursor: { status: 400, retryable: false, message: 'The cursor is malformed, tampered with, or belongs to another request.' },
+  query_too_costly: { status: 400, retryable: false, message: 'The query can cost more than the ceiling allows per request.' },
   unsupported_link: { status: 400, retryable: false, message: 'The link carries no id that can be looked up.' },
   forbidden_destination: { status: 400, retryable: false, message: 'The URL is not a permitted destination.' },
   unauthenticated: { status: 401, retryable: false, message: 'The API key is missing, malformed, unknown, expired or revoked.' },

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { itemsIn } from '../core/meter.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { builder } from './builder.ts';
-import type { OperationSpec } from './catalogue/operation.ts';
+import type { BillingUnit, OperationSpec, UnitSource } from './catalogue/operation.ts';
+import { FIELD_COST, rootFieldCost } from './catalogue/worst-case.ts';
 import { argsFromZod, outputTypeOf } from './zod-graphql.ts';
 import { unwrap } from './zod-shape.ts';
 
@@ -33,17 +34,23 @@ function nullMeansAbsent(input: z.ZodObject) {
 }
 
 /** The data of a payload: its `dataField` member, or the payload itself. */
-function dataOf(op: OperationSpec, payload: unknown): unknown {
-  const field = op.result?.dataField;
-  return field && payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[field] : payload;
+function dataOf(dataField: string | undefined, payload: unknown): unknown {
+  return dataField && payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[dataField] : payload;
 }
 
-/** Counts the units an operation returned, as its catalogue entry says where they are: the one place that does. */
-function meterReturned(op: OperationSpec, payload: unknown, ctx: RequestContext, info: GraphQLResolveInfo): void {
-  const returns = op.billing.returns;
-  if (!returns) return;
-  const data = dataOf(op, payload);
-  for (const [unit, source] of Object.entries(returns) as [keyof typeof returns, string][]) {
+/**
+ * Counts the units a result holds, where the catalogue says they are (`returns`): the one place that does, for
+ * root fields and the edges walked below them alike.
+ */
+export function meterReturned(
+  returns: Partial<Record<BillingUnit, UnitSource>>,
+  dataField: string | undefined,
+  payload: unknown,
+  ctx: RequestContext,
+  info: GraphQLResolveInfo,
+): void {
+  const data = dataOf(dataField, payload);
+  for (const [unit, source] of Object.entries(returns) as [BillingUnit, string][]) {
     const value = source === 'data' ? data : (data as Record<string, unknown> | null | undefined)?.[source];
     ctx.meter.add(info, unit, itemsIn(value));
   }
@@ -65,11 +72,12 @@ function operationField(op: OperationSpec): void {
       // (and their billing) intact; REST and MCP report the error of their single field instead.
       nullable: true as never,
       description: op.description,
+      extensions: { [FIELD_COST]: rootFieldCost(op) },
       // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
       args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(op.input) as never) : {}) as never,
       resolve: async (_root, args, ctx, info) => {
         const payload = await op.resolve(args as z.output<typeof op.input>, ctx, info);
-        meterReturned(op, payload, ctx, info);
+        meterReturned(op.billing.returns ?? {}, op.result?.dataField, payload, ctx, info);
         return payload as never;
       },
     });

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { OPERATIONS } from './catalogue/index.ts';
 import { registerOperations } from './operation-fields.ts';
+import './forum-walks.ts';
 import './microblog-walks.ts';
 
 registerOperations(OPERATIONS);

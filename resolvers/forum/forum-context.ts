@@ -1,9 +1,11 @@
 import type { ForumClient } from '../../adapters/forum/forum-client.ts';
 import { createForumLoaders, type ForumLoaders } from '../../adapters/forum/forum-loaders.ts';
 import { memoised, type RequestContext } from '../../core/request-context.ts';
+import { onceEach } from '../once-per-request.ts';
 
+/** The platform's client for this request: identical reads within the request run once. */
 export function forumClient(ctx: RequestContext): ForumClient {
-  return ctx.deps.platforms.forum;
+  return memoised(ctx, 'forum-client', () => onceEach(ctx.deps.platforms.forum));
 }
 
 /** One loader set per request, so every forum field of a GraphQL document shares its batches. */

@@ -4,7 +4,7 @@ import type { MicroblogPost, MicroblogProfile } from '../../adapters/shapes/micr
 import type { Page } from '../../core/page.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import { cursorPage } from '../paging.ts';
-import { resolveAccount } from './microblog-accounts.ts';
+import { protectedAccount, resolveAccount } from './microblog-accounts.ts';
 import { microblogClient } from './microblog-context.ts';
 
 /** Paging state of the operations over one account: the resolved account and the platform's cursor. */
@@ -18,10 +18,17 @@ interface AccountPageState {
 
 type AccountArgs = { user: string; limit?: number; cursor?: string };
 
+/** The account of a first page: the profile a walk starts from (no lookup), or `{user}` resolved and billed. */
+async function firstPageAccount(ctx: RequestContext, info: GraphQLResolveInfo, user: string, known: MicroblogProfile | undefined): Promise<MicroblogProfile> {
+  if (!known) return resolveAccount(ctx, info, user, { requirePublic: true, billed: true });
+  if (known.protected) throw protectedAccount(known);
+  return known;
+}
+
 /**
  * One page over an account's posts or relationships. The first page resolves `{user}` (404 when it does not
- * exist or is protected) and bills that profile lookup; the cursor carries the resolved account, so later pages
- * neither look it up nor bill it again.
+ * exist or is protected) and bills that profile lookup, unless a walk starts from the profile itself (`known`);
+ * the cursor carries the resolved account, so later pages neither look it up nor bill it again.
  */
 function accountPage<T>(
   args: AccountArgs,
@@ -29,9 +36,10 @@ function accountPage<T>(
   info: GraphQLResolveInfo,
   fetch: (userId: string, page: { cursor?: string; count?: number }) => Promise<UpstreamPage<T>>,
   totalOf?: (profile: MicroblogProfile) => number,
+  known?: MicroblogProfile,
 ): Promise<Page<T>> {
   return cursorPage<T, AccountPageState>(ctx, info, args, async (state) => {
-    const profile = state ? undefined : await resolveAccount(ctx, info, args.user, { requirePublic: true, billed: true });
+    const profile = state ? undefined : await firstPageAccount(ctx, info, args.user, known);
     const userId = state ? state.u : profile!.id;
     const page = await fetch(userId, { cursor: state?.c, count: args.limit });
     // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it.
@@ -43,8 +51,8 @@ function accountPage<T>(
 }
 
 export const userTimelinePage = (kind: 'posts' | 'replies' | 'media' | 'highlights') =>
-  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogPost>> =>
-    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserTimeline(userId, kind, page));
+  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo, known?: MicroblogProfile): Promise<Page<MicroblogPost>> =>
+    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserTimeline(userId, kind, page), undefined, known);
 
 const COUNT_OF = {
   followers: (profile: MicroblogProfile) => profile.followersCount,
@@ -53,5 +61,5 @@ const COUNT_OF = {
 } as const;
 
 export const userListPage = (kind: 'followers' | 'following' | 'affiliates') =>
-  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> =>
-    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserList(userId, kind, page), COUNT_OF[kind]);
+  (args: AccountArgs, ctx: RequestContext, info: GraphQLResolveInfo, known?: MicroblogProfile): Promise<Page<MicroblogProfile>> =>
+    accountPage(args, ctx, info, (userId, page) => microblogClient(ctx).getUserList(userId, kind, page), COUNT_OF[kind], known);

@@ -1,9 +1,11 @@
 import type { MicroblogClient } from '../../adapters/microblog/microblog-client.ts';
 import { createMicroblogLoaders, type MicroblogLoaders } from '../../adapters/microblog/microblog-loaders.ts';
 import { memoised, type RequestContext } from '../../core/request-context.ts';
+import { onceEach } from '../once-per-request.ts';
 
+/** The platform's client for this request: identical reads within the request run once. */
 export function microblogClient(ctx: RequestContext): MicroblogClient {
-  return ctx.deps.platforms.microblog;
+  return memoised(ctx, 'microblog-client', () => onceEach(ctx.deps.platforms.microblog));
 }
 
 /** One loader set per request, so every microblog field of a GraphQL document shares its batches. */

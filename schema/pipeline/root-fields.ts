@@ -20,7 +20,7 @@ export interface RootField {
 }
 
 /** Whether `@skip`/`@include` leave a selection in: a skipped root field is neither run, nor checked, nor billed. */
-function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Record<string, unknown>): boolean {
+export function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Record<string, unknown>): boolean {
   if (!node.directives?.length) return true;
   try {
     if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;

@@ -1,8 +1,7 @@
 import { getArgumentValues, getOperationAST, GraphQLError, type ExecutionResult, type FieldNode, type GraphQLSchema } from 'graphql';
-import type { z } from 'zod';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
-import { priceOf, type BillingUnit } from '../catalogue/operation.ts';
+import { priceOf } from '../catalogue/operation.ts';
 import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
 import { grants, SCOPES } from '../../adapters/identity/scopes.ts';
@@ -10,6 +9,7 @@ import { authenticate } from './authenticate.ts';
 import { setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
+import { refuseAboveCeiling, worstCaseCredits } from './worst-case-credits.ts';
 import { validationFailure } from '../builder.ts';
 import { argumentSchemaOf } from '../operation-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
@@ -17,30 +17,6 @@ import type { Principal, RequestContext } from '../../core/request-context.ts';
 
 interface PlannedField extends RootField {
   op: OperationSpec;
-}
-
-/**
- * Units the request can return at most: the catalogue's maximum, bounded by what the request asks for — its
- * `limit` (as given, or its default), the ids it lists, or the operation's own `unitsAsked`.
- */
-function unitsBound(op: OperationSpec, args: Record<string, unknown>): Partial<Record<BillingUnit, number>> {
-  const max = op.billing.maxUnits ?? {};
-  const asked = op.billing.unitsAsked?.(args);
-  let bound: number | undefined;
-  const limit = (op.input.shape as Record<string, z.ZodType>).limit?.safeParse(args.limit);
-  if (limit?.success && typeof limit.data === 'number') bound = limit.data;
-  if (typeof args.ids === 'string') bound = new Set(args.ids.split(',')).size;
-  return Object.fromEntries(
-    Object.entries(max).map(([unit, most]) => {
-      const wanted = asked ? (asked[unit as BillingUnit] ?? 0) : bound;
-      return [unit, wanted === undefined ? most : Math.min(most ?? 0, wanted)];
-    }),
-  );
-}
-
-/** The credits held on admission: the most this request can cost. */
-export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}): number {
-  return op.billing.minimumCredits + priceOf(unitsBound(op, args));
 }
 
 /** A root field's arguments as GraphQL coerces them; undefined when they do not coerce (execution reports that). */
@@ -92,6 +68,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         if (op) fields.push({ ...root, op });
       }
       if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
+      const worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
       let admission: Admission | undefined;
       try {
         if (fields.some(({ op }) => op.authentication === 'key')) {
@@ -100,18 +77,16 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
           for (const field of fields) validateArguments(args.schema, operation.operation === 'mutation' ? 'mutation' : 'query', field, variables);
+          refuseAboveCeiling(worstCase);
           const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
-          if (minimumCredits > 0) {
-            const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
-            const reserveCredits = fields.reduce((sum, { op, node }) => sum + reservationFor(op, argumentsOf(args.schema, kind, node, variables) ?? {}), 0);
-            admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits });
-          }
+          // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
+          if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
         }
       } catch (error) {
         // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
         const remaining = ctx.principal ? await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined) : undefined;
         setCreditHeaders(ctx, 0, remaining);
-        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining } } });
+        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
         return;
       }
       return {
@@ -136,7 +111,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           }
           if (principal) setCreditHeaders(ctx, charged, remaining);
           if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
-          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, credits: { charged, remaining } } } : outcome);
+          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, credits: { charged, remaining, worstCase: worstCase.credits } } } : outcome);
         },
       };
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../schema/catalogue/index.ts';
-import { reservationFor } from '../../schema/pipeline/use-operation-policy.ts';
+import { reservationFor } from '../../schema/catalogue/worst-case.ts';
 
 const op = (operationId: string) => {
   const found = OPERATIONS.find((entry) => entry.operationId === operationId);

@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import { def, unwrap } from '../zod-shape.ts';
+import { priceOf, UNIT_PRICES, type BillingUnit, type OperationSpec } from './operation.ts';
+
+/**
+ * The most credits one GraphQL request may be able to cost before it runs. A request whose worst case (every
+ * root field and every walked edge at its largest result) exceeds it is refused free: 5,000 credits is one month's
+ * free grant, and about fifty full pages of a root operation; deeper walks page through their edges instead.
+ */
+export const WORST_CASE_CEILING_CREDITS = 5_000;
+
+/** The GraphQL field extension under which a field declares its worst case (root fields and walk edges). */
+export const FIELD_COST = 'worstCase';
+
+/** The worst case of one resolution of a field. */
+export interface FieldCost {
+  /** Credits this field can charge on its own, per resolution (a root field's minimum included). */
+  credits: number;
+  /** Items the field returns at most: the fields below it resolve at most this many times per resolution. */
+  items: number;
+  /** Members of the result with a bound of their own (a lookup's `posts`, an edit history's `versions`). */
+  members?: Record<string, number>;
+}
+
+export type FieldCostOf = (args: Record<string, unknown>) => FieldCost;
+
+/**
+ * Units the request can return at most: the catalogue's maximum, bounded by what the request asks for — its
+ * `limit` (as given, or its default), the ids it lists, or the operation's own `unitsAsked`.
+ */
+export function unitsBound(op: OperationSpec, args: Record<string, unknown>): Partial<Record<BillingUnit, number>> {
+  const max = op.billing.maxUnits ?? {};
+  const asked = op.billing.unitsAsked?.(args);
+  let bound: number | undefined;
+  const limit = (op.input.shape as Record<string, z.ZodType>).limit?.safeParse(args.limit);
+  if (limit?.success && typeof limit.data === 'number') bound = limit.data;
+  if (typeof args.ids === 'string') bound = new Set(args.ids.split(',')).size;
+  return Object.fromEntries(
+    Object.entries(max).map(([unit, most]) => {
+      const wanted = asked ? (asked[unit as BillingUnit] ?? 0) : bound;
+      return [unit, wanted === undefined ? most : Math.min(most ?? 0, wanted)];
+    }),
+  );
+}
+
+/** The credits held on admission for a root field: the most this request can cost. */
+export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}): number {
+  return op.billing.minimumCredits + priceOf(unitsBound(op, args));
+}
+
+/**
+ * Units the operation's result can hold at most, per unit it returns: an object result holds one, a list or a
+ * member its bound. Lookup units (resolving `{user}`) are not part of the result.
+ */
+export function returnedBound(op: OperationSpec, args: Record<string, unknown>): { units: Partial<Record<BillingUnit, number>>; items: number; members?: Record<string, number> } {
+  const bound = unitsBound(op, args);
+  const single = def(unwrap(op.output).base).type !== 'array';
+  const units: Partial<Record<BillingUnit, number>> = {};
+  const members: Record<string, number> = {};
+  let items = 0;
+  let listed = false;
+  for (const [unit, source] of Object.entries(op.billing.returns ?? {}) as [BillingUnit, string][]) {
+    const most = source === 'data' && single ? 1 : (bound[unit] ?? 0);
+    units[unit] = (units[unit] ?? 0) + most;
+    if (source === 'data') {
+      items += most;
+      listed = true;
+    } else members[source] = most;
+  }
+  return { units, items: listed ? items : 1, ...(Object.keys(members).length ? { members } : {}) };
+}
+
+/** A root field's worst case: its reservation, and the bound of what it returns. */
+export function rootFieldCost(op: OperationSpec): FieldCostOf {
+  return (args) => {
+    const { items, members } = returnedBound(op, args);
+    return { credits: reservationFor(op, args), items, ...(members ? { members } : {}) };
+  };
+}
+
+/**
+ * An edge's worst case: what the operation it walks returns, at the same unit prices, without the operation's
+ * minimum (the root field pays that once) or its lookups (the parent is already known).
+ */
+export function edgeCost(op: OperationSpec, fixed: Record<string, unknown> = {}): FieldCostOf {
+  return (args) => {
+    const { units, items, members } = returnedBound(op, { ...args, ...fixed });
+    return { credits: priceOf(units), items, ...(members ? { members } : {}) };
+  };
+}
+
+/** An edge's price in words, from the catalogue, for its description: per unit, and at most per parent. */
+export function edgePriceText(op: OperationSpec, fixed: Record<string, unknown> = {}): string {
+  // A limit no request can give stands for the largest one the operation allows.
+  const { units } = returnedBound(op, { ...fixed, limit: Number.POSITIVE_INFINITY });
+  const parts = (Object.entries(units) as [BillingUnit, number][]).filter(([, most]) => most > 0).map(([unit, most]) => {
+    const price = UNIT_PRICES[unit];
+    const each = `${price} credit${price === 1 ? '' : 's'} per ${unit.replace('_', ' ')} returned`;
+    return most > 1 ? `${each}, at most ${most} (${price * most} credits) per parent` : each;
+  });
+  return `Billed as ${op.operationId} bills what it returns: ${parts.join('; ')}.`;
+}
