@@ -63,12 +63,12 @@ describe("the spec's worked examples", () => {
     const gql = await svc.graphql('query($id: String!) { forumPost(id: $id) { id title } }', { id }, key);
     expect(gql.body.data.forumPost.id).toBe(id);
     expect(charged(gql)).toBe(POST_PRICE);
-    expect(gql.body.extensions.credits).toEqual({ charged: POST_PRICE, remaining: 100 - POST_PRICE });
+    expect(gql.body.extensions.credits).toEqual({ charged: POST_PRICE, remaining: 100 - POST_PRICE, worstCase: POST_PRICE });
     const client = await connectMcp(svc.url, key);
     try {
       const result = await client.callTool({ name: 'get_forum_post', arguments: { id } });
       expect(result.isError).toBeFalsy();
-      expect(result._meta?.credits).toEqual({ charged: POST_PRICE, remaining: 100 - 2 * POST_PRICE });
+      expect(result._meta?.credits).toEqual({ charged: POST_PRICE, remaining: 100 - 2 * POST_PRICE, worstCase: POST_PRICE });
     } finally {
       await client.close();
     }

@@ -129,7 +129,7 @@ describe('GraphQL surface', () => {
     const res = await svc.graphql('{ whoami { keyId label } }', undefined, key);
     expect(res.status).toBe(200);
     expect(res.body.data.whoami).toEqual({ keyId, label: 'live' });
-    expect(res.body.extensions.credits).toEqual({ charged: 0, remaining: 5000 });
+    expect(res.body.extensions.credits).toEqual({ charged: 0, remaining: 5000, worstCase: 0 });
     expect(res.headers.get('x-credits-charged')).toBe('0');
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
