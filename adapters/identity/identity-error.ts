@@ -8,7 +8,10 @@ export type IdentityErrorKind =
   | 'invalid_label'
   | 'unknown_person'
   | 'unknown_workspace'
-  | 'duplicate_email';
+  | 'duplicate_email'
+  | 'invalid_email'
+  | 'invalid_password'
+  | 'invalid_name';
 
 export class IdentityError extends Error {
   readonly kind: IdentityErrorKind;

@@ -46,6 +46,9 @@ const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
   unknown_person: 'not_found',
   unknown_workspace: 'not_found',
   duplicate_email: 'conflict',
+  invalid_email: 'invalid_request',
+  invalid_password: 'invalid_request',
+  invalid_name: 'invalid_request',
 };
 
 const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {

@@ -8,6 +8,8 @@ export const Person = defineEntity({
     id: p.uuid().primary(),
     email: p.text().unique('person_email_unique'),
     name: p.text(),
+    /** scrypt hash (`adapters/people/password-hash.ts`); null for a person who cannot sign in with a password. */
+    passwordHash: p.text().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
   },
 });

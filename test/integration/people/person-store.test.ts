@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
+import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
+import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
+import { createPersonStore, hashSessionToken, SESSION_TTL_MS, type PersonStore } from '../../../adapters/people/person-store.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+
+describe('person store', () => {
+  let db: TestDatabase;
+  let orm: Orm;
+  let store: PersonStore;
+  let now = new Date('2026-11-24T12:00:00Z');
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+    store = createPersonStore({ orm, db: sqlDbFromOrm(orm), identity: createIdentityStore(orm), clock: () => now });
+  });
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('hashes passwords with scrypt and a per-hash salt', async () => {
+    const first = await hashPassword('correct horse battery');
+    const second = await hashPassword('correct horse battery');
+    expect(first).toMatch(/^scrypt\$15\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect(first).not.toBe(second);
+    expect(await verifyPassword('correct horse battery', first)).toBe(true);
+    expect(await verifyPassword('correct horse battery!', first)).toBe(false);
+    expect(await verifyPassword('anything', 'not a hash')).toBe(false);
+  });
+
+  it('signs a person up with a workspace of their own that receives the free grant', async () => {
+    const { person, workspace } = await store.signUp({ email: ' Ada@Example.com ', password: 'lovelace-1843', name: 'Ada' });
+    expect(person).toMatchObject({ email: 'ada@example.com', name: 'Ada' });
+    expect(workspace).toMatchObject({ name: "Ada's workspace", ownerPersonId: person.id, receivesFreeGrant: true });
+    expect(await store.workspaces(person.id)).toEqual([{ ...workspace, role: 'owner' }]);
+    expect(await store.role(person.id, workspace.id)).toBe('owner');
+    const [row] = await orm.em.getConnection().execute<{ password_hash: string }[]>('select password_hash from person where id = ?', [person.id]);
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(row.password_hash).not.toContain('lovelace');
+  });
+
+  it('refuses a taken email, a short password and a malformed email, naming the field, and keeps nothing', async () => {
+    await expect(store.signUp({ email: 'ADA@example.com', password: 'another-password' })).rejects.toMatchObject({ kind: 'duplicate_email', field: 'email' });
+    await expect(store.signUp({ email: 'bob@example.com', password: 'short' })).rejects.toMatchObject({ kind: 'invalid_password', field: 'password' });
+    await expect(store.signUp({ email: 'not-an-email', password: 'long-enough-password' })).rejects.toMatchObject({ kind: 'invalid_email', field: 'email' });
+    const rows = await orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email in ('bob@example.com', 'not-an-email')`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('signs in with the right password only', async () => {
+    const ok = await store.signIn({ email: 'ada@EXAMPLE.com', password: 'lovelace-1843' });
+    expect(ok).toMatchObject({ person: { email: 'ada@example.com', name: 'Ada' } });
+    expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1844' })).toEqual({ failure: 'invalid_credentials' });
+    expect(await store.signIn({ email: 'nobody@example.com', password: 'lovelace-1843' })).toEqual({ failure: 'invalid_credentials' });
+  });
+
+  it('throttles an account after repeated failures until its window ends, even for the right password', async () => {
+    const { person } = await store.signUp({ email: 'grace@example.com', password: 'hopper-cobol-59' });
+    for (let attempt = 0; attempt < FAILURES_PER_EMAIL; attempt++) {
+      expect(await store.signIn({ email: 'grace@example.com', password: `wrong-${attempt}` })).toEqual({ failure: 'invalid_credentials' });
+    }
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 });
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS - 1000);
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toEqual({ failure: 'throttled', retryAfterSeconds: 1 });
+    now = new Date(now.getTime() + 1000);
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('throttles one address guessing at many accounts', async () => {
+    for (let attempt = 0; attempt < FAILURES_PER_ADDRESS; attempt++) {
+      await store.signIn({ email: `victim${attempt}@example.com`, password: 'guess-guess', address: '203.0.113.9' });
+    }
+    expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.9' })).toMatchObject({ failure: 'throttled' });
+    expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.10' })).toMatchObject({ person: { email: 'ada@example.com' } });
+  });
+
+  it('keeps sessions as token hashes that expire on the clock and end on sign-out', async () => {
+    const { person } = await store.signUp({ email: 'linus@example.com', password: 'torvalds-1991' });
+    const started = await store.startSession(person.id);
+    expect(started.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(started.expiresAt.getTime()).toBe(now.getTime() + SESSION_TTL_MS);
+    const stored = await orm.em.getConnection().execute<{ token_hash: string }[]>('select token_hash from person_session where id = ?', [started.sessionId]);
+    expect(stored).toEqual([{ token_hash: hashSessionToken(started.token) }]);
+    expect(await store.session(started.token)).toMatchObject({ sessionId: started.sessionId, person: { id: person.id, email: 'linus@example.com' } });
+    expect(await store.session(`${started.token.slice(0, -1)}A`)).toBeNull();
+
+    const saved = now;
+    now = new Date(started.expiresAt.getTime() - 1);
+    expect(await store.session(started.token)).not.toBeNull();
+    now = started.expiresAt;
+    expect(await store.session(started.token)).toBeNull();
+    now = saved;
+
+    const other = await store.startSession(person.id);
+    await store.endSession(other.token);
+    expect(await store.session(other.token)).toBeNull();
+    expect(await store.session(started.token)).not.toBeNull();
+  });
+
+  it('ends every session when the password changes', async () => {
+    const { person } = await store.signUp({ email: 'margaret@example.com', password: 'hamilton-apollo' });
+    const session = await store.startSession(person.id);
+    await store.setPassword(person.id, 'hamilton-apollo-11');
+    expect(await store.session(session.token)).toBeNull();
+    expect(await store.signIn({ email: 'margaret@example.com', password: 'hamilton-apollo-11' })).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('lists the workspaces a person belongs to, and only theirs', async () => {
+    const { person, workspace } = await store.signUp({ email: 'barbara@example.com', password: 'liskov-substitution' });
+    const second = await store.createWorkspace(person.id, '  Research  ');
+    expect(second).toMatchObject({ name: 'Research', receivesFreeGrant: false });
+    expect((await store.workspaces(person.id)).map((w) => [w.name, w.role])).toEqual([[workspace.name, 'owner'], ['Research', 'owner']]);
+    const ada = (await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843' })) as { person: { id: string } };
+    expect(await store.role(ada.person.id, second.id)).toBeNull();
+    await expect(store.createWorkspace(person.id, '   ')).rejects.toMatchObject({ kind: 'invalid_name', field: 'name' });
+  });
+
+  it('sweeps expired sessions', async () => {
+    const { person } = await store.signUp({ email: 'edsger@example.com', password: 'dijkstra-goto' });
+    const session = await store.startSession(person.id);
+    const saved = now;
+    now = new Date(session.expiresAt.getTime() + 1);
+    await store.sweep();
+    now = saved;
+    const rows = await orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from person_session where id = ?', [session.sessionId]);
+    expect(rows[0].n).toBe(0);
+  });
+});
