@@ -19,8 +19,10 @@ try {
   console.log(`  operator:  ${service.operatorUrl}  (operator API, for npm run admin)`);
   console.log(`  database:  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
   for (const [name, url] of Object.entries(service.platforms.simulated)) console.log(`  simulated ${name}: ${url}`);
-  if (service.demoKey) {
-    console.log(`  demo key:  ${service.demoKey}  (also in ${config.dataDir}/demo-key)`);
+  console.log(`  dashboard: ${service.url}/dashboard`);
+  if (service.demo) {
+    console.log(`  demo key:  ${service.demo.key}  (also in ${config.dataDir}/demo-key)`);
+    console.log(`  demo sign-in: ${service.demo.person.email} / ${service.demo.person.password}  (also in ${config.dataDir}/demo-person)`);
     console.log(`  try:       curl -H "Authorization: Bearer $(cat ${config.dataDir}/demo-key)" ${service.url}/v1/whoami`);
   }
   const shutdown = (signal: string) => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import type { Dashboard } from '../dashboard/dashboard.ts';
 import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
@@ -23,6 +24,7 @@ export interface HttpRoutes {
   rest: ReturnType<typeof createRestHandler>;
   mcp: ReturnType<typeof createMcpBridge>;
   openApiJson: string;
+  dashboard: Dashboard;
   now: () => Date;
 }
 
@@ -129,7 +131,7 @@ async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
   }
 }
 
-/** The public HTTP listener: /graphql, /v1/*, /mcp, /openapi.json, /health, /ready. */
+/** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready. */
 export function createHttpServer(routes: HttpRoutes): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -161,6 +163,12 @@ export function createHttpServer(routes: HttpRoutes): Server {
       // Refused unread: nothing charged, and the caller's balance when the key is valid, as on every response.
       const refused = newContext(routes, req, path === '/mcp' ? 'mcp' : 'rest', requestId, seen);
       return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close', ...(await creditHeaders(refused)) });
+    }
+    if (path === '/dashboard' || path.startsWith('/dashboard/')) {
+      const page = await routes.dashboard(req, body);
+      res.writeHead(page.status, { 'x-request-id': requestId, ...page.headers });
+      res.end(req.method === 'HEAD' ? undefined : page.body);
+      return;
     }
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId, seen);

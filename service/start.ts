@@ -16,6 +16,7 @@ import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
+import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
 import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
@@ -27,6 +28,7 @@ import { createWebhookService } from '../adapters/webhooks/webhook-service.ts';
 import { createWebhookSecrets, loadEncryptionKeys } from '../adapters/webhooks/webhook-secrets.ts';
 import { createJobs, type Jobs } from '../jobs/jobs.ts';
 import { openJobStore, type JobStore } from '../jobs/job-store.ts';
+import { createDashboard } from '../dashboard/dashboard.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
@@ -36,7 +38,7 @@ import type { ServiceDeps } from '../core/service-deps.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
 import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
-import { ensureDemoKey } from './demo-workspace.ts';
+import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { billingOperatorRoutes } from '../operator-bridge/billing-routes.ts';
@@ -52,10 +54,12 @@ export interface RunningService {
   /** The operator API, on its own listener. */
   operatorUrl: string;
   version: string;
-  demoKey?: string;
+  /** The demo key and the demo person's credentials (embedded default, or SVC_DEMO=true). */
+  demo?: Demo;
   operatorToken: string;
   orm: Orm;
   identity: IdentityStore;
+  people: PersonStore;
   credits: CreditsService;
   platforms: Platforms;
   monitors: MonitorService;
@@ -121,6 +125,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const usage = createUsageCharges(sqlDb);
     // Written before the database closes (cleanups run first to last, and the ORM's is last).
     cleanups.unshift(() => usage.close());
+    const people = createPersonStore({ orm, db: sqlDb, identity, clock: now });
 
     const jobStore = await openJobStore({
       databaseUrl: config.databaseUrl,
@@ -154,6 +159,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         await credits.sweepExpiredReservations();
         await pagingStates.sweep();
         await idempotency.sweep();
+        await people.sweep();
       },
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
@@ -196,6 +202,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),
+      dashboard: createDashboard({ people, identity, credits, monitors, webhooks, clock: now }),
       now,
     });
     const operatorServer = createOperatorServer(
@@ -212,12 +219,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
     // The operator CLI on this machine finds the operator API here when no --url is given.
     await writeFile(join(config.dataDir, OPERATOR_URL_FILE), `${operatorUrl}\n`);
-    const demoKey = config.demo ? await ensureDemoKey(identity, config.dataDir) : undefined;
+    const demo = config.demo ? await ensureDemo(identity, people, config.dataDir) : undefined;
     return {
       url: `http://${host}:${address.port}`,
       operatorUrl,
       version,
-      demoKey,
+      demo,
+      people,
       operatorToken,
       orm,
       identity,

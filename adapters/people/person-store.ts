@@ -63,6 +63,8 @@ export interface PersonStore {
   workspaces(personId: string): Promise<MemberWorkspace[]>;
   /** The person's role in a workspace, or null when they are not a member (or either does not exist). */
   role(personId: string, workspaceId: string): Promise<MembershipRole | null>;
+  /** Makes the person a member of an existing workspace with `role`; keeps an existing membership as it is. */
+  addMembership(personId: string, workspaceId: string, role: MembershipRole): Promise<void>;
   /** Another workspace owned by the person (only their oldest gets the free grant). */
   createWorkspace(personId: string, name: string): Promise<WorkspaceRecord>;
   /** Deletes expired sessions and ended throttle windows (housekeeping). */
@@ -243,6 +245,13 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
       if (!UUID.test(personId) || !UUID.test(workspaceId)) return null;
       const [row] = await db.all<{ role: MembershipRole }>(`select "role" from "membership" where "person_id" = ? and "workspace_id" = ?`, [personId, workspaceId]);
       return row?.role ?? null;
+    },
+
+    async addMembership(personId, workspaceId, role) {
+      await db.all(
+        `insert into "membership" ("person_id", "workspace_id", "role", "created_at") values (?, ?, ?, ?::timestamptz) on conflict do nothing`,
+        [personId, workspaceId, role, clock().toISOString()],
+      );
     },
 
     async createWorkspace(personId, name) {

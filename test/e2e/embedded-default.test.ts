@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardClient } from '../support/dashboard-client.ts';
 
 /** `npm start` with no configuration, as a newcomer runs it: a real process on the embedded PGlite default. */
 const root = process.cwd();
@@ -91,12 +92,28 @@ describe('the embedded default', () => {
     expect(JSON.parse((refused as { stdout: string }).stdout).error).toMatchObject({ code: 'invalid_request', details: { field: 'scopes' } });
   }, 60_000);
 
-  it('keeps the data and the same demo key across a restart', async () => {
+  it('prints the demo person, writes it with mode 600, and the demo person signs in to the workspace of the demo key', async () => {
+    const printed = /demo sign-in: (\S+) \/ (\S+)/.exec(first.output());
+    expect(printed?.[1]).toBe('demo@example.com');
+    const file = join(dataDir, 'demo-person');
+    expect(await readFile(file, 'utf8')).toBe(`email: demo@example.com\npassword: ${printed?.[2]}\n`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(first.output()).toContain(`dashboard: ${url}/dashboard`);
+    const browser = new DashboardClient(url);
+    expect((await browser.signIn('demo@example.com', printed![2])).status).toBe(303);
+    const workspaceId = ((await (await whoami(url, key)).json()) as { data: { workspaceId: string } }).data.workspaceId;
+    expect((await browser.get('/dashboard/workspaces')).body).toContain(workspaceId);
+  }, 60_000);
+
+  it('keeps the data, the same demo key and the demo person across a restart', async () => {
+    const password = /demo sign-in: \S+ \/ (\S+)/.exec(first.output())?.[1] as string;
     await stop(first);
     const again = startProcess();
     const restarted = await started(again);
     expect(restarted.key).toBe(key);
     expect((await whoami(restarted.url, key)).status).toBe(200);
+    expect(again.output()).toContain(`demo sign-in: demo@example.com / ${password}`);
+    expect((await new DashboardClient(restarted.url).signIn('demo@example.com', password)).status).toBe(303);
     await stop(again);
   }, 90_000);
 });

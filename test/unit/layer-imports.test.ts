@@ -14,6 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'rest-bridge': ['schema', 'core', 'adapters'],
   'mcp-bridge': ['schema', 'core', 'adapters'],
   'operator-bridge': ['schema', 'core', 'adapters'],
+  // A bridge too: the people-facing pages; only the composition root (service/) imports it.
+  dashboard: ['schema', 'resolvers', 'core', 'adapters'],
 };
 
 /** The top-level folder of every relative import of a file. */

@@ -1,0 +1,107 @@
+import { IdentityError } from '../adapters/identity/identity-error.ts';
+import { SESSION_TTL_MS } from '../adapters/people/person-store.ts';
+import { crossSite, formTokenMatches, newFormToken } from './csrf.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
+import { page, redirect, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
+import { MessagePage, SignInPage, SignUpPage, type AccountForm } from './pages/account-pages.ts';
+import { clearCookie, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './session-cookie.ts';
+import { genuinePost, safeNext, signedInPerson } from './signed-in.ts';
+import { html } from './html.ts';
+
+const FORM_COOKIE_SECONDS = 3_600;
+
+/** The anonymous form's token: the one already in the browser's cookie, or a new one set with this response. */
+function formToken(request: DashboardRequest): { token: string; headers: Record<string, string> } {
+  const existing = readCookie(request, FORM_COOKIE);
+  if (existing) return { token: existing, headers: {} };
+  const token = newFormToken();
+  return { token, headers: { 'set-cookie': setCookie(request, FORM_COOKIE, token, FORM_COOKIE_SECONDS) } };
+}
+
+export function staleForm(): DashboardResponse {
+  return page(
+    html`<${MessagePage} title="Form refused" message="This form expired or was sent from another site. Go back, reload the page and try again." />`,
+    403,
+  );
+}
+
+/** Anonymous forms: same site, and the field matches the form cookie (double submit). */
+function genuineAnonymousPost(request: DashboardRequest): boolean {
+  return !crossSite(request) && formTokenMatches(request, readCookie(request, FORM_COOKIE));
+}
+
+function errorMessage(error: unknown): { status: number; message: string } | null {
+  if (!(error instanceof IdentityError)) return null;
+  return { status: error.kind === 'duplicate_email' ? 409 : 400, message: error.message };
+}
+
+export function accountRoutes(deps: DashboardDeps) {
+  const { people } = deps;
+
+  async function startSession(request: DashboardRequest, personId: string, next: string): Promise<DashboardResponse> {
+    const session = await people.startSession(personId);
+    return redirect(next, { 'set-cookie': setCookie(request, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000)) });
+  }
+
+  function signInForm(request: DashboardRequest, form: Omit<AccountForm, 'formToken'>, status = 200): DashboardResponse {
+    const { token, headers } = formToken(request);
+    return page(html`<${SignInPage} ...${form} formToken=${token} />`, status, headers);
+  }
+
+  function signUpForm(request: DashboardRequest, form: Omit<AccountForm, 'formToken'>, status = 200): DashboardResponse {
+    const { token, headers } = formToken(request);
+    return page(html`<${SignUpPage} ...${form} formToken=${token} />`, status, headers);
+  }
+
+  return {
+    async showSignIn(request: DashboardRequest): Promise<DashboardResponse> {
+      const next = safeNext(request.url.searchParams.get('next'));
+      if (await signedInPerson(request, people)) return redirect(next);
+      return signInForm(request, { next });
+    },
+
+    async signIn(request: DashboardRequest): Promise<DashboardResponse> {
+      if (!genuineAnonymousPost(request)) return staleForm();
+      const next = safeNext(request.form.get('next'));
+      const email = request.form.get('email') ?? '';
+      const result = await people.signIn({ email, password: request.form.get('password') ?? '', address: request.address });
+      if ('person' in result) return startSession(request, result.person.id, next);
+      if (result.failure === 'throttled') {
+        const minutes = Math.ceil(result.retryAfterSeconds / 60);
+        const response = signInForm(request, { next, email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, 429);
+        response.headers['retry-after'] = String(result.retryAfterSeconds);
+        return response;
+      }
+      return signInForm(request, { next, email, error: 'Wrong email or password.' }, 401);
+    },
+
+    async showSignUp(request: DashboardRequest): Promise<DashboardResponse> {
+      const next = safeNext(request.url.searchParams.get('next'));
+      if (await signedInPerson(request, people)) return redirect(next);
+      return signUpForm(request, { next });
+    },
+
+    async signUp(request: DashboardRequest): Promise<DashboardResponse> {
+      if (!genuineAnonymousPost(request)) return staleForm();
+      const next = safeNext(request.form.get('next'));
+      const email = request.form.get('email') ?? '';
+      const name = request.form.get('name') ?? '';
+      try {
+        const { person } = await people.signUp({ email, name, password: request.form.get('password') ?? '' });
+        return await startSession(request, person.id, next);
+      } catch (error) {
+        const refusal = errorMessage(error);
+        if (!refusal) throw error;
+        return signUpForm(request, { next, email, name, error: refusal.message }, refusal.status);
+      }
+    },
+
+    async signOut(request: DashboardRequest): Promise<DashboardResponse> {
+      const signedIn = await signedInPerson(request, people);
+      if (!signedIn) return redirect('/dashboard/sign-in');
+      if (!genuinePost(request, signedIn)) return staleForm();
+      await people.endSession(readCookie(request, SESSION_COOKIE) ?? '');
+      return redirect('/dashboard/sign-in', { 'set-cookie': clearCookie(request, SESSION_COOKIE) });
+    },
+  };
+}

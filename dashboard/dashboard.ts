@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import { accountRoutes } from './account-routes.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
+import { redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
+import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
+import { notFound, workspaceRoutes, type Params } from './workspace-routes.ts';
+import { signedInPerson } from './signed-in.ts';
+
+type Route = [method: 'GET' | 'POST', pattern: URLPattern, handler: (request: DashboardRequest, params: Params) => Promise<DashboardResponse>];
+
+function route(method: 'GET' | 'POST', pathname: string, handler: Route[2]): Route {
+  return [method, new URLPattern({ pathname }), handler];
+}
+
+const STYLESHEET_RESPONSE: DashboardResponse = {
+  status: 200,
+  headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+  body: STYLESHEET,
+};
+
+/** The dashboard at /dashboard: server-rendered pages and plain form posts, no script. */
+export function createDashboard(deps: DashboardDeps) {
+  const account = accountRoutes(deps);
+  const workspaces = workspaceRoutes(deps);
+  const routes: Route[] = [
+    route('GET', '/dashboard{/}?', async (request) => redirect((await signedInPerson(request, deps.people)) ? '/dashboard/workspaces' : '/dashboard/sign-in')),
+    route('GET', STYLESHEET_PATH, async () => STYLESHEET_RESPONSE),
+    route('GET', '/dashboard/sign-in', account.showSignIn),
+    route('POST', '/dashboard/sign-in', account.signIn),
+    route('GET', '/dashboard/sign-up', account.showSignUp),
+    route('POST', '/dashboard/sign-up', account.signUp),
+    route('POST', '/dashboard/sign-out', account.signOut),
+    route('GET', '/dashboard/workspaces', workspaces.list),
+    route('POST', '/dashboard/workspaces', workspaces.create),
+    route('GET', '/dashboard/workspaces/:workspaceId', async (_request, params) => redirect(`/dashboard/workspaces/${params.workspaceId}/keys`)),
+  ];
+
+  return async (req: IncomingMessage, body: string): Promise<DashboardResponse> => {
+    const request = toDashboardRequest(req, body);
+    for (const [method, pattern, handler] of routes) {
+      const match = pattern.exec({ pathname: request.url.pathname });
+      if (!match) continue;
+      if (method !== request.method && !(method === 'GET' && request.method === 'HEAD')) continue;
+      return handler(request, match.pathname.groups);
+    }
+    return notFound();
+  };
+}
+
+export type Dashboard = ReturnType<typeof createDashboard>;

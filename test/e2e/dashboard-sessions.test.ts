@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_TTL_MS } from '../../adapters/people/person-store.ts';
+import { FAILURES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
+import { DashboardClient } from '../support/dashboard-client.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
+  let svc: TestService;
+  let now = new Date('2026-11-24T12:00:00Z');
+
+  beforeAll(async () => {
+    svc = await startTestService({ now: () => now, jobs: { autostart: false } });
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  it('signs a person up into a workspace of their own, with an HttpOnly SameSite=Lax session cookie', async () => {
+    const browser = new DashboardClient(svc.url);
+    const form = await browser.get('/dashboard/sign-up');
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const created = await browser.post('/dashboard/sign-up', { email: 'Ada@Example.com', password: 'lovelace-1843', name: 'Ada' });
+    expect(created.status).toBe(303);
+    expect(created.location).toBe('/dashboard/workspaces');
+    const cookie = created.headers.getSetCookie().find((line) => line.startsWith('svc_session='));
+    expect(cookie).toMatch(/; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(cookie).not.toMatch(/Secure/);
+
+    const workspaces = await browser.get('/dashboard/workspaces');
+    expect(workspaces.status).toBe(200);
+    expect(workspaces.body).toContain('ada@example.com');
+    expect(workspaces.body).toContain("Ada's workspace");
+  });
+
+  it('marks cookies Secure with the __Host- prefix when served over https', async () => {
+    const browser = new DashboardClient(svc.url, { 'x-forwarded-proto': 'https' });
+    const created = await browser.signUp('secure@example.com');
+    expect(created.status).toBe(303);
+    expect(created.headers.getSetCookie().find((line) => line.startsWith('__Host-svc_session='))).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect((await browser.get('/dashboard/workspaces')).status).toBe(200);
+  });
+
+  it('names the field at fault and keeps what was typed when sign-up is refused', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.get('/dashboard/sign-up');
+    const short = await browser.post('/dashboard/sign-up', { email: 'bob@example.com', password: 'short', name: 'Bob' });
+    expect(short.status).toBe(400);
+    expect(short.body).toContain('The password must be 10 to 200 characters long.');
+    expect(short.body).toContain('value="bob@example.com"');
+    const taken = await browser.post('/dashboard/sign-up', { email: 'ADA@example.com', password: 'another-password' });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toContain('already signed up with this email');
+  });
+
+  it('refuses forms without the right token or from another site, changing nothing', async () => {
+    const anonymous = new DashboardClient(svc.url);
+    expect((await anonymous.post('/dashboard/sign-in', { email: 'ada@example.com', password: 'lovelace-1843', csrf: null })).status).toBe(403);
+    expect(anonymous.cookies.size).toBe(0);
+
+    const browser = new DashboardClient(svc.url);
+    await browser.signIn('ada@example.com', 'lovelace-1843');
+    await browser.get('/dashboard/workspaces');
+    const forged = await browser.post('/dashboard/workspaces', { name: 'Forged', csrf: 'x'.repeat(43) });
+    expect(forged.status).toBe(403);
+    const crossOrigin = await browser.post('/dashboard/workspaces', { name: 'Cross origin' }, { origin: 'https://evil.example' });
+    expect(crossOrigin.status).toBe(403);
+    const crossSite = await browser.post('/dashboard/workspaces', { name: 'Cross site' }, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const list = await browser.get('/dashboard/workspaces');
+    expect(list.body).not.toMatch(/Forged|Cross origin|Cross site/);
+
+    const genuine = await browser.post('/dashboard/workspaces', { name: 'Research' }, { origin: svc.url, 'sec-fetch-site': 'same-origin' });
+    expect(genuine.status).toBe(303);
+    expect((await browser.get('/dashboard/workspaces')).body).toContain('Research');
+  });
+
+  it('throttles sign-in after repeated failures, even with the right password, until the window ends', async () => {
+    const owner = new DashboardClient(svc.url);
+    await owner.signUp('grace@example.com', 'hopper-cobol-59');
+    const guesser = new DashboardClient(svc.url);
+    await guesser.get('/dashboard/sign-in');
+    for (let attempt = 0; attempt < FAILURES_PER_EMAIL; attempt++) {
+      const wrong = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: `guess-${attempt}` });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toContain('Wrong email or password.');
+    }
+    const throttled = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: 'hopper-cobol-59' });
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBe(String(THROTTLE_WINDOW_MS / 1000));
+    expect(throttled.body).toContain('Too many failed sign-ins. Try again in 15 minutes.');
+    expect(guesser.cookies.has('svc_session')).toBe(false);
+
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
+    const allowed = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: 'hopper-cobol-59' });
+    expect(allowed.status).toBe(303);
+    expect(guesser.cookies.has('svc_session')).toBe(true);
+  });
+
+  it('ends a session when it expires on the clock, and sends the person back to sign in', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.signUp('linus@example.com');
+    expect((await browser.get('/dashboard/workspaces')).status).toBe(200);
+    now = new Date(now.getTime() + SESSION_TTL_MS - 1000);
+    expect((await browser.get('/dashboard/workspaces')).status).toBe(200);
+    now = new Date(now.getTime() + 1000);
+    const expired = await browser.get('/dashboard/workspaces');
+    expect(expired.status).toBe(303);
+    expect(expired.location).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fworkspaces');
+  });
+
+  it('signs out: the old cookie no longer opens a page', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.signUp('edsger@example.com');
+    await browser.get('/dashboard/workspaces');
+    const cookie = browser.cookies.get('svc_session');
+    const out = await browser.post('/dashboard/sign-out', {});
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie()[0]).toMatch(/^svc_session=; Max-Age=0/);
+    const replay = new DashboardClient(svc.url);
+    replay.cookies.set('svc_session', cookie as string);
+    expect((await replay.get('/dashboard/workspaces')).status).toBe(303);
+  });
+
+  it('returns to the page asked for after sign-in, but never to another site', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.get('/dashboard/sign-in?next=/dashboard/workspaces?from=link');
+    const back = await browser.post('/dashboard/sign-in', { email: 'ada@example.com', password: 'lovelace-1843', next: '/dashboard/workspaces?from=link' });
+    expect(back.location).toBe('/dashboard/workspaces?from=link');
+    const other = new DashboardClient(svc.url);
+    await other.get('/dashboard/sign-in');
+    const away = await other.post('/dashboard/sign-in', { email: 'ada@example.com', password: 'lovelace-1843', next: '//evil.example/steal' });
+    expect(away.location).toBe('/dashboard/workspaces');
+  });
+
+  it("shows a workspace's pages to its members only", async () => {
+    const ada = new DashboardClient(svc.url);
+    await ada.signIn('ada@example.com', 'lovelace-1843');
+    const [adaWorkspace] = await svc.service.people.workspaces((await svc.service.identity.getPersonByEmail('ada@example.com'))!.id);
+    const stranger = new DashboardClient(svc.url);
+    await stranger.signUp('stranger@example.com');
+    const refused = await stranger.get(`/dashboard/workspaces/${adaWorkspace.id}/keys`);
+    expect(refused.status).toBe(404);
+    expect(refused.body).not.toContain(adaWorkspace.id);
+  });
+});
