@@ -2,9 +2,14 @@ import { ServiceError } from './error-catalogue.ts';
 import type { Meter } from './meter.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-/** The authenticated caller: an API key of a workspace (the account). */
+/**
+ * The authenticated caller: an API key of a workspace (the account), or an MCP connection (a client a person
+ * approved through OAuth), which is billed, rate-limited and scoped exactly like a key; `keyId` is its id in the key list.
+ */
 export interface Principal {
   keyId: string;
+  /** Absent means an API key. */
+  kind?: 'api_key' | 'mcp_connection';
   workspaceId: string;
   label: 'live' | 'test';
   scopes: readonly string[];

@@ -1,11 +1,13 @@
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, OAuthError } from '@modelcontextprotocol/server';
+import { grants } from '../adapters/identity/scopes.ts';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import type { Principal, RequestContext } from '../core/request-context.ts';
 import { buildMcpServer } from './mcp-server.ts';
+import type { McpOAuth } from './mcp-oauth.ts';
 
 /** Protocol versions from which MCP has no JSON-RPC batches (dated versions compare as text). */
 const NO_BATCHES_FROM = '2025-06-18';
@@ -17,6 +19,20 @@ async function isRefusedBatch(request: Request): Promise<boolean> {
   return (await request.clone().text()).trimStart().startsWith('[');
 }
 
+/** The operation a `tools/call` names, when the caller holds none of the scopes it accepts. */
+function missingScopeOf(body: string, operations: readonly OperationSpec[], principal: Principal): OperationSpec | undefined {
+  let message: { method?: unknown; params?: { name?: unknown } };
+  try {
+    message = JSON.parse(body) as typeof message;
+  } catch {
+    return undefined;
+  }
+  if (message?.method !== 'tools/call') return undefined;
+  const op = operations.find((candidate) => candidate.tool === message.params?.name);
+  if (!op || op.scopes.length === 0) return undefined;
+  return op.scopes.some((scope) => grants(principal.scopes, scope)) ? undefined : op;
+}
+
 /**
  * `/mcp`: stateless Streamable HTTP. Serves the 2026-07-28 protocol and, for 2025-era clients, the
  * stateless legacy fallback; every request gets a fresh server built for the caller's key.
@@ -25,7 +41,7 @@ export function createMcpBridge(
   operations: readonly OperationSpec[],
   executor: OperationExecutor,
   info: { name: string; version: string },
-  options: { allowedOrigins: ReadonlySet<string> },
+  options: { allowedOrigins: ReadonlySet<string>; oauth: () => McpOAuth | undefined },
 ) {
   const handler = createMcpHandler(
     (mcpCtx) => {
@@ -47,15 +63,33 @@ export function createMcpBridge(
       if (await isRefusedBatch(request)) {
         return { status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } };
       }
+      const oauth = options.oauth();
       try {
+        if (oauth && !ctx.principal) {
+          const connection = await oauth.principalOf(ctx.authorization);
+          if (connection) ctx.principal = connection;
+        }
         const principal = await authenticate(ctx);
+        // A connection asking for a tool beyond its grant is told which scopes to ask for (step-up, RFC 6750 §3.1).
+        const beyondGrant = oauth && principal.kind === 'mcp_connection' ? missingScopeOf(await request.clone().text(), operations, principal) : undefined;
+        if (beyondGrant && oauth) {
+          const message = `This connection lacks the scope ${beyondGrant.scopes.join(' or ')} needed by ${beyondGrant.operationId}: approve it again with that access ticked.`;
+          const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
+          return { ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } };
+        }
         return await handler.fetch(request, {
-          authInfo: { token: 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } },
+          authInfo: { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } },
         });
       } catch (error) {
+        if (error instanceof OAuthError) {
+          const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });
+          return { ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } };
+        }
         if (!isServiceError(error)) throw error;
         const envelope = errorEnvelope(ctx.requestId, error.extensions.code, error.message, error.extensions.details);
-        return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
+        const presented = ctx.authorization !== undefined;
+        const challenge = !oauth ? 'Bearer' : presented ? oauth.refusal('invalid_token', error.message) : oauth.challenge();
+        return { ...envelope, headers: { 'www-authenticate': challenge, 'x-credits-charged': '0' } };
       }
     },
     close: () => handler.close(),

@@ -39,6 +39,20 @@ export interface ServiceConfig {
   mcpAllowedOrigins: ReadonlySet<string>;
   /** `SVC_SIM_PUBLISH` (default on): the in-process simulated platforms keep publishing new content. */
   simPublish?: boolean;
+  /**
+   * `SVC_PUBLIC_URL`: the base URL clients reach the service at (`https://api.example.com`): the OAuth issuer, and
+   * `{publicUrl}/mcp` the audience of MCP access tokens. Absent → the listener's own `http://host:port`.
+   */
+  publicUrl?: string;
+}
+
+function publicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new Error(`SVC_PUBLIC_URL must be a bare http(s) origin like https://api.example.com, got '${value}'`);
+  }
+  return url.origin;
 }
 
 function tiers(value: string | undefined): TierTable {
@@ -122,5 +136,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     webhookDestinations: destinationPolicyFromEnv(env),
     simPublish: env.SVC_SIM_PUBLISH !== 'off',
     mcpAllowedOrigins: new Set((env.SVC_MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean)),
+    publicUrl: publicUrl(env.SVC_PUBLIC_URL),
   };
 }

@@ -11,6 +11,7 @@ import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { BodyTooLargeError, readBody } from './read-body.ts';
+import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,7 +27,11 @@ export interface HttpRoutes {
   openApiJson: string;
   dashboard: Dashboard;
   now: () => Date;
+  /** MCP sign-in's paths; ready once the listener knows its public URL. */
+  oauth: () => OAuthRoutes | undefined;
 }
+
+const OAUTH_PATH = /^\/(\.well-known|oauth)\//;
 
 function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, requestId: string, seen: { ctx?: RequestContext }): RequestContext {
   return (seen.ctx = {
@@ -131,11 +136,13 @@ async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
   }
 }
 
-/** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready. */
+/** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready, and MCP sign-in (OAuth). */
 export function createHttpServer(routes: HttpRoutes): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
+    const oauth = OAUTH_PATH.test(path) ? routes.oauth() : undefined;
+    if (oauth && (await oauth(req, res))) return;
     if (path === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
         return send(res, requestId, graphqlErrorResponse('payload_too_large'), await creditHeaders(newContext(routes, req, 'graphql', requestId, seen)));

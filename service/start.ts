@@ -30,6 +30,14 @@ import { createJobs, type Jobs } from '../jobs/jobs.ts';
 import { openJobStore, type JobStore } from '../jobs/job-store.ts';
 import { createDashboard } from '../dashboard/dashboard.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
+import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
+import { createConnectionStore, type ConnectionStore } from '../adapters/oauth/connection-store.ts';
+import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
+import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
+import { createAuthorizationServer } from '../oauth-server/authorization-server.ts';
+import type { ApprovalPeople } from '../oauth-server/approval-people.ts';
+import { createInteractionHandler } from '../oauth-server/interaction-handler.ts';
+import { createOAuthRoutes, type OAuthRoutes } from './oauth-routes.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
@@ -63,6 +71,7 @@ export interface RunningService {
   credits: CreditsService;
   platforms: Platforms;
   monitors: MonitorService;
+  connections: ConnectionStore;
   jobs: Jobs;
   jobStore: JobStore;
   close(): Promise<void>;
@@ -75,7 +84,12 @@ export interface StartOptions {
   jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number; autostart?: boolean };
   /** Webhook attempt timeout (tests use a short one). */
   webhookTimeoutMs?: number;
+  /** How the authorization server fetches client ID metadata documents (tests trust their own loopback certificate). */
+  clientMetadataFetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
+  approvalPeople?: ApprovalPeople;
 }
+
+const NO_PEOPLE: ApprovalPeople = { signedIn: async () => null, signInUrl: (next) => `/dashboard/sign-in?next=${encodeURIComponent(next)}`, workspacesOf: async () => [] };
 
 /** Where the running service writes its operator API's address, for the operator CLI. */
 export const OPERATOR_URL_FILE = 'operator-url';
@@ -160,6 +174,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         await pagingStates.sweep();
         await idempotency.sweep();
         await people.sweep();
+        await sweepExpiredOAuthModels(sqlDb, now);
       },
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
@@ -194,7 +209,12 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
-    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins });
+    const connections = createConnectionStore(sqlDb, now);
+    const oauthKeys = await loadOAuthServerKeys(sqlDb);
+    // MCP sign-in needs the public URL, known only once the listener has its port.
+    let mcpOAuth: McpOAuth | undefined;
+    let oauthRoutes: OAuthRoutes | undefined;
+    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins, oauth: () => mcpOAuth });
     cleanups.unshift(() => mcp.close());
     const server = createHttpServer({
       deps,
@@ -204,6 +224,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),
       dashboard: createDashboard({ people, identity, credits, monitors, webhooks, clock: now }),
       now,
+      oauth: () => oauthRoutes,
     });
     const operatorServer = createOperatorServer(
       createOperatorApi(
@@ -214,14 +235,24 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       ),
     );
     const address = await listen(server, config.port, config.host, cleanups);
-    const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
+    const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    const resource = `${baseUrl}/mcp`;
+    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now), keys: oauthKeys, fetch: options.clientMetadataFetch });
+    mcpOAuth = createMcpOAuth(baseUrl, connections);
+    oauthRoutes = createOAuthRoutes({
+      provider,
+      mcpOAuth,
+      interaction: createInteractionHandler({ provider, resource, people: options.approvalPeople ?? NO_PEOPLE, connections }),
+    });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
     // The operator CLI on this machine finds the operator API here when no --url is given.
     await writeFile(join(config.dataDir, OPERATOR_URL_FILE), `${operatorUrl}\n`);
     const demo = config.demo ? await ensureDemo(identity, people, config.dataDir) : undefined;
     return {
-      url: `http://${host}:${address.port}`,
+      url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+      connections,
       operatorUrl,
       version,
       demo,

@@ -57,6 +57,8 @@ export interface WorkspaceRecord {
 
 export interface ApiKeySummary {
   keyId: string;
+  /** `mcp_connection`: an MCP client a person approved (named `<client> (MCP)`); it has no secret of its own. */
+  kind: 'api_key' | 'mcp_connection';
   workspaceId: string;
   label: KeyLabel;
   name: string;
@@ -204,6 +206,7 @@ export function createIdentityStore(orm: Orm): IdentityStore {
       const row = em.create(ApiKey, {
         id: randomUUID(),
         workspaceId,
+        kind: 'api_key',
         label,
         name: name ?? `${label} key`,
         scopes: normaliseScopes(scopes as Scope[]),
@@ -303,6 +306,7 @@ function toWorkspaceRecord(row: InferEntity<typeof Workspace>): WorkspaceRecord 
 function toKeySummary(row: InferEntity<typeof ApiKey>): ApiKeySummary {
   return {
     keyId: row.id,
+    kind: row.kind,
     workspaceId: row.workspaceId,
     label: row.label,
     name: row.name,

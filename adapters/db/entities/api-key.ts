@@ -2,7 +2,10 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Workspace } from './workspace.ts';
 import type { KeyLabel } from '../../identity/key-material.ts';
 
-/** An API key. `id` is the public key id; the secret is never stored, only its SHA-256 (`hash`). */
+/**
+ * An API key, or an MCP connection (an approved OAuth grant, `kind` `mcp_connection`). `id` is the public key id;
+ * a key's secret is never stored, only its SHA-256 (`hash`); a connection has no secret of its own.
+ */
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_key',
@@ -10,14 +13,18 @@ export const ApiKey = defineEntity({
   properties: {
     id: p.uuid().primary(),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').index('api_key_workspace_id_index').deleteRule('cascade'),
+    kind: p.text().$type<'api_key' | 'mcp_connection'>().default('api_key'),
     label: p.text().$type<KeyLabel>(),
     name: p.text(),
     scopes: p.array().columnType('text[]'),
-    hash: p.text().unique('api_key_hash_unique'),
+    hash: p.text().unique('api_key_hash_unique').nullable(),
     prefix: p.text(),
     createdAt: p.datetime().columnType('timestamptz'),
     expiresAt: p.datetime().columnType('timestamptz').nullable(),
     revokedAt: p.datetime().columnType('timestamptz').nullable(),
     lastUsedAt: p.datetime().columnType('timestamptz').nullable(),
+    oauthClientId: p.text().fieldName('oauth_client_id').nullable(),
+    oauthGrantId: p.text().fieldName('oauth_grant_id').unique('api_key_oauth_grant_id_unique').nullable(),
+    personId: p.uuid().fieldName('person_id').nullable(),
   },
 });

@@ -1,0 +1,85 @@
+import type { SqlDb } from '../db/sql.ts';
+
+/** What oidc-provider stores through an adapter: one JSON document per record, with a few indexed fields. */
+export interface OAuthPayload {
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+  consumed?: number;
+  [field: string]: unknown;
+}
+
+/** oidc-provider's adapter contract (one instance per model name: AccessToken, Grant, Session, Client, …). */
+export interface OAuthModelAdapter {
+  upsert(id: string, payload: OAuthPayload, expiresIn?: number): Promise<void>;
+  find(id: string): Promise<OAuthPayload | undefined>;
+  findByUid(uid: string): Promise<OAuthPayload | undefined>;
+  findByUserCode(userCode: string): Promise<OAuthPayload | undefined>;
+  consume(id: string): Promise<void>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+}
+
+interface Row {
+  payload: unknown;
+  consumed_ms: number | null;
+}
+
+/** jsonb arrives parsed from pg and as text from some paths; both become an object. */
+function parsePayload(row: Row | undefined): OAuthPayload | undefined {
+  if (!row) return undefined;
+  const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as OAuthPayload;
+  return row.consumed_ms === null ? payload : { ...payload, consumed: Math.floor(row.consumed_ms / 1000) };
+}
+
+const SELECT = `select "payload", (extract(epoch from "consumed_at") * 1000)::float8 as "consumed_ms" from "oauth_model"`;
+const LIVE = `("expires_at" is null or "expires_at" > ?)`;
+/**
+ * A grant whose connection was revoked is gone for the authorization server too, so a refresh token of a revoked
+ * connection is refused (invalid_grant) even before its rows are deleted.
+ */
+const GRANT_NOT_REVOKED = `not exists (select 1 from "api_key" k where k."oauth_grant_id" = "oauth_model"."id" and k."revoked_at" is not null)`;
+
+/**
+ * Persists the authorization server's records in PostgreSQL/PGlite (table `oauth_model`), so codes, tokens,
+ * grants, sessions and registered clients survive restarts and are shared by every instance on the database.
+ * Expired rows are invisible at once and deleted by `sweepExpiredOAuthModels` (housekeeping).
+ */
+export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: string) => OAuthModelAdapter {
+  return (kind) => {
+    const findWhere = async (condition: string, value: string): Promise<OAuthPayload | undefined> => {
+      const extra = kind === 'Grant' ? ` and ${GRANT_NOT_REVOKED}` : '';
+      const [row] = await db.all<Row>(`${SELECT} where "kind" = ? and ${condition} = ? and ${LIVE}${extra} limit 1`, [kind, value, clock().toISOString()]);
+      return parsePayload(row);
+    };
+    return {
+      async upsert(id, payload, expiresIn) {
+        const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000).toISOString() : null;
+        await db.all(
+          `insert into "oauth_model" ("kind", "id", "payload", "grant_id", "uid", "user_code", "expires_at")
+           values (?, ?, ?::jsonb, ?, ?, ?, ?)
+           on conflict ("kind", "id") do update set "payload" = excluded."payload", "grant_id" = excluded."grant_id",
+             "uid" = excluded."uid", "user_code" = excluded."user_code", "expires_at" = excluded."expires_at"`,
+          [kind, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
+        );
+      },
+      find: (id) => findWhere('"id"', id),
+      findByUid: (uid) => findWhere('"uid"', uid),
+      findByUserCode: (userCode) => findWhere('"user_code"', userCode),
+      async consume(id) {
+        await db.all(`update "oauth_model" set "consumed_at" = ? where "kind" = ? and "id" = ?`, [clock().toISOString(), kind, id]);
+      },
+      async destroy(id) {
+        await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, id]);
+      },
+      async revokeByGrantId(grantId) {
+        await db.all(`delete from "oauth_model" where "grant_id" = ?`, [grantId]);
+      },
+    };
+  };
+}
+
+/** Housekeeping: expired records are already invisible; this only frees their rows. */
+export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
+  await db.all(`delete from "oauth_model" where "expires_at" <= ?`, [clock().toISOString()]);
+}

@@ -1,0 +1,89 @@
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
+import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
+import { SCOPES } from '../adapters/identity/scopes.ts';
+
+/** Where the authorization server's own endpoints live under the service's listener. */
+export const OAUTH_PREFIX = '/oauth';
+export const INTERACTION_PREFIX = `${OAUTH_PREFIX}/interaction/`;
+
+/** Access tokens are short-lived and refreshed by the client; refresh tokens rotate on every use. */
+const ACCESS_TOKEN_TTL_S = 3600;
+const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+
+export interface AuthorizationServerOptions {
+  /** The service's public base URL: the issuer (RFC 8414 / RFC 9207 `iss`). */
+  issuer: string;
+  /** The one protected resource: `{issuer}/mcp`, the audience of every access token. */
+  resource: string;
+  adapter: (kind: string) => OAuthModelAdapter;
+  keys: OAuthServerKeys;
+  /** How client ID metadata documents are fetched; tests pass one that trusts their loopback server's certificate. */
+  fetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
+}
+
+/**
+ * The MCP sign-in's authorization server, on oidc-provider: authorization code with PKCE (S256 only, always),
+ * resource indicators bound to `/mcp`, opaque access tokens (looked up on every call, so revocation is immediate),
+ * rotating refresh tokens, dynamic client registration and client ID metadata documents. People sign in and approve
+ * on our own interaction pages (`/oauth/interaction/:uid`).
+ */
+export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
+  const { issuer, resource } = options;
+  const configuration: Configuration = {
+    adapter: options.adapter as unknown as Configuration['adapter'],
+    jwks: options.keys.jwks as Configuration['jwks'],
+    cookies: { keys: options.keys.cookieKeys },
+    routes: {
+      authorization: `${OAUTH_PREFIX}/authorize`,
+      token: `${OAUTH_PREFIX}/token`,
+      registration: `${OAUTH_PREFIX}/register`,
+      revocation: `${OAUTH_PREFIX}/revoke`,
+      jwks: `${OAUTH_PREFIX}/jwks`,
+      userinfo: `${OAUTH_PREFIX}/userinfo`,
+      end_session: `${OAUTH_PREFIX}/session/end`,
+      introspection: `${OAUTH_PREFIX}/introspect`,
+    },
+    scopes: ['offline_access'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    // Every client, confidential or public, proves possession of its code (S256 is the only method oidc-provider 9 has).
+    pkce: { required: () => true },
+    // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_S,
+      AuthorizationCode: 60,
+      Interaction: 3600,
+      Session: 14 * 86_400,
+      Grant: REFRESH_TOKEN_TTL_S,
+      RefreshToken: REFRESH_TOKEN_TTL_S,
+    },
+    // A connection lasts until it is revoked, not as long as the browser session that approved it.
+    expiresWithSession: async () => false,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        // A client that names no resource at the token endpoint gets the one it was granted.
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+          return { scope: SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_S };
+        },
+      },
+    } as Configuration['features'],
+    ...(options.fetch ? { fetch: options.fetch as Configuration['fetch'] } : {}),
+  };
+  const provider = new Provider(issuer, configuration);
+  // Behind a TLS-terminating proxy the public URL is https while this listener speaks http.
+  provider.proxy = issuer.startsWith('https:');
+  return provider;
+}

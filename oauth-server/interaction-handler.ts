@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
+import type { Scope } from '../adapters/identity/scopes.ts';
+import { approvalPage, messagePage } from './approval-page.ts';
+import type { ApprovalPeople } from './approval-people.ts';
+import { INTERACTION_PREFIX } from './authorization-server.ts';
+
+/** What every connection may do: read both platforms and see usage (the spec's "Authentication" 4). */
+export const CONNECTION_SCOPES: readonly Scope[] = ['read:social', 'usage:read'];
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+function sendHtml(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" });
+  res.end(body);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * `/oauth/interaction/:uid`: the approval screen. GET shows it (after sign-in); POST approves or denies. Approving
+ * creates the grant and the connection in one step, so the connection exists before the client holds any token.
+ * Cross-site posts are refused by the authorization server itself: the interaction is bound to its SameSite cookie.
+ */
+export function createInteractionHandler(deps: { provider: Provider; resource: string; people: ApprovalPeople; connections: ConnectionStore }) {
+  const { provider, people, connections } = deps;
+
+  return async function handleInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    const uid = path.slice(INTERACTION_PREFIX.length);
+    let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      return sendHtml(res, 400, messagePage('This sign-in has expired', 'Start again from your MCP client: it opens a fresh sign-in page.'));
+    }
+    if (details.uid !== uid) return sendHtml(res, 400, messagePage('This sign-in has expired', 'Start again from your MCP client.'));
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.writeHead(405, { allow: 'GET, POST' });
+      return void res.end();
+    }
+    const person = await people.signedIn(req);
+    if (!person) {
+      res.writeHead(303, { location: people.signInUrl(path) });
+      return void res.end();
+    }
+    const clientId = String(details.params.client_id);
+    const client = await provider.Client.find(clientId);
+    if (!client) return sendHtml(res, 400, messagePage('Unknown client', 'This client is no longer registered. Start again from your MCP client.'));
+    const clientName = client.clientName ?? new URL(String(details.params.redirect_uri)).host;
+    const workspaces = await people.workspacesOf(person.personId);
+    if (workspaces.length === 0) return sendHtml(res, 403, messagePage('No workspace to connect', 'You are not a member of any workspace.'));
+    const view = {
+      action: path,
+      clientName,
+      clientId,
+      redirectHost: new URL(String(details.params.redirect_uri)).host,
+      personEmail: person.email,
+      workspaces,
+    };
+    if (req.method === 'GET') return sendHtml(res, 200, approvalPage(view));
+
+    const form = await readForm(req);
+    if (!form) return sendHtml(res, 413, messagePage('Request too large', 'The approval form is small; this was not it.'));
+    if (form.get('decision') !== 'approve') {
+      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined to connect this client.' }, { mergeWithLastSubmission: false });
+    }
+    const workspaceId = form.get('workspaceId') ?? '';
+    if (!workspaces.some((workspace) => workspace.id === workspaceId)) {
+      return sendHtml(res, 400, approvalPage({ ...view, error: 'workspaceId: pick one of your workspaces.' }));
+    }
+    const scopes: Scope[] = [...CONNECTION_SCOPES];
+    if (form.get('monitors') === 'on') scopes.push('monitors:write');
+    if (form.get('webhooks') === 'on') scopes.push('webhooks:write');
+
+    const grant = new provider.Grant({ accountId: person.personId, clientId });
+    const requested = new Set(String(details.params.scope ?? '').split(' ').filter(Boolean));
+    if (requested.has('offline_access')) grant.addOIDCScope('offline_access');
+    grant.addResourceScope(deps.resource, scopes.join(' '));
+    const grantId = await grant.save();
+    await connections.create({ workspaceId, personId: person.personId, clientId, clientName, scopes, grantId });
+    return provider.interactionFinished(req, res, { login: { accountId: person.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  };
+}
