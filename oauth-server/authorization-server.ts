@@ -2,6 +2,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
+import { messagePage } from './approval-page.ts';
 
 /** Where the authorization server's own endpoints live under the service's listener. */
 export const OAUTH_PREFIX = '/oauth';
@@ -62,6 +63,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    // Errors that cannot go back to the client (a wrong redirect URI, an unknown client) are shown to the person.
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = messagePage('This sign-in cannot continue', `${out.error}: ${out.error_description ?? 'start again from your MCP client.'}`);
+    },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     features: {
       devInteractions: { enabled: false },

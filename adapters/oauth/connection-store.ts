@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 import { normaliseScopes, type Scope } from '../identity/scopes.ts';
 
-/** An approved MCP client of a workspace: a principal like a key, listed with the keys as `<client> (MCP)`. */
+/**
+ * An approved MCP client of a workspace: a principal like a key, listed with the keys as `<client> (MCP)` and revoked
+ * like one (any key revocation path sets `revoked_at`; its tokens and grant die with it at once).
+ */
 export interface Connection {
   keyId: string;
   workspaceId: string;
@@ -33,8 +36,6 @@ export interface ConnectionStore {
   create(input: { workspaceId: string; personId: string; clientId: string; clientName: string; scopes: readonly Scope[]; grantId: string }): Promise<Connection>;
   /** One indexed read: the token's record joined to its connection. Revocation is seen on the next call. */
   verifyAccessToken(token: string): Promise<VerifiedAccessToken | TokenFailure>;
-  /** Revokes the connection and deletes its grant and every token issued under it; idempotent. */
-  revoke(keyId: string): Promise<boolean>;
 }
 
 interface TokenRow {
@@ -100,19 +101,6 @@ export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionS
         expiresAt: payload.exp ?? 0,
         createdAt: new Date(row.created_ms),
       };
-    },
-
-    async revoke(keyId) {
-      return db.transaction(async (tx) => {
-        const rows = await tx.all<{ oauth_grant_id: string }>(
-          `update "api_key" set "revoked_at" = coalesce("revoked_at", ?) where "id" = ? and "kind" = 'mcp_connection' returning "oauth_grant_id"`,
-          [clock().toISOString(), keyId],
-        );
-        if (rows.length === 0) return false;
-        const grantId = rows[0].oauth_grant_id;
-        await tx.all(`delete from "oauth_model" where "grant_id" = ? or ("kind" = 'Grant' and "id" = ?)`, [grantId, grantId]);
-        return true;
-      });
     },
   };
 }

@@ -79,7 +79,11 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: s
   };
 }
 
-/** Housekeeping: expired records are already invisible; this only frees their rows. */
+/** Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows. */
 export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
   await db.all(`delete from "oauth_model" where "expires_at" <= ?`, [clock().toISOString()]);
+  await db.all(
+    `delete from "oauth_model" m using "api_key" k where k."revoked_at" is not null and k."oauth_grant_id" is not null
+       and (m."grant_id" = k."oauth_grant_id" or (m."kind" = 'Grant' and m."id" = k."oauth_grant_id"))`,
+  );
 }

@@ -100,3 +100,184 @@ describe('MCP sign-in, by hand over HTTP', () => {
     expect(await res.text()).toContain(workspaceId);
   });
 });
+
+describe('discovery documents', () => {
+  it('serve RFC 9728 protected resource metadata at the path-aware and the root form', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+      const res = await svc.request('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.body.resource).toBe(`${svc.url}/mcp`);
+      expect(res.body.authorization_servers).toEqual([svc.url]);
+      expect(res.body.scopes_supported).toContain('monitors:write');
+    }
+  });
+
+  it('serve RFC 8414 and OpenID discovery: S256 only, iss parameter, registration and client ID metadata documents', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const res = await svc.request('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.body.issuer).toBe(svc.url);
+      expect(res.body.authorization_endpoint).toBe(`${svc.url}/oauth/authorize`);
+      expect(res.body.token_endpoint).toBe(`${svc.url}/oauth/token`);
+      expect(res.body.registration_endpoint).toBe(`${svc.url}/oauth/register`);
+      expect(res.body.code_challenge_methods_supported).toEqual(['S256']);
+      expect(res.body.authorization_response_iss_parameter_supported).toBe(true);
+      expect(res.body.client_id_metadata_document_supported).toBe(true);
+    }
+  });
+
+  it('answer an unauthenticated /mcp call with 401 and a challenge naming the metadata and the scopes', async () => {
+    const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(whoamiCall) });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp", scope="read:social usage:read"`);
+    expect((await res.json()).error.code).toBe('unauthenticated');
+  });
+
+  it('answer an unknown token with 401 invalid_token and the same pointers', async () => {
+    const res = await mcp('not-a-real-token-0123456789', whoamiCall);
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain(`resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+});
+
+describe('the authorization endpoint refuses', () => {
+  it('a request without PKCE, and the plain method', async () => {
+    const clientId = await newClient();
+    const { challenge } = pkcePair();
+    for (const extra of [{ code_challenge: '', code_challenge_method: '' }, { code_challenge: challenge, code_challenge_method: 'plain' }]) {
+      const url = new URL(authorizeUrl(clientId, challenge));
+      for (const [name, value] of Object.entries(extra)) {
+        if (value) url.searchParams.set(name, value);
+        else url.searchParams.delete(name);
+      }
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status).toBe(303);
+      const back = new URL(res.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe(REDIRECT);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('error_description')).toMatch(/PKCE|code_challenge/);
+    }
+  });
+
+  it('a redirect URI that is not exactly a registered one (never redirecting to it)', async () => {
+    const clientId = await newClient();
+    const { challenge } = pkcePair();
+    for (const redirect of [`${REDIRECT}/extra`, 'http://127.0.0.1:53683/callback', `${REDIRECT}?x=1`]) {
+      const url = new URL(authorizeUrl(clientId, challenge));
+      url.searchParams.set('redirect_uri', redirect);
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status, redirect).toBe(400);
+      expect(await res.text()).toContain('redirect_uri');
+    }
+  });
+
+  it('a resource other than this service’s /mcp (RFC 8707)', async () => {
+    const clientId = await newClient();
+    const { challenge } = pkcePair();
+    const res = await fetch(authorizeUrl(clientId, challenge, { resource: 'https://elsewhere.example/mcp' }), { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('reports a denial to the client as access_denied', async () => {
+    const clientId = await newClient();
+    const { challenge } = pkcePair();
+    const jar = new CookieJar();
+    jar.set('test_person', 'ada');
+    const interaction = new URL((await browse(jar, authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url).href;
+    const denied = await browse(jar, interaction, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'deny', workspaceId }) });
+    const back = new URL((await browse(jar, new URL(denied.headers.get('location')!, svc.url).href)).headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('iss')).toBe(svc.url);
+  });
+
+  it('sends a browser that is not signed in to the dashboard’s sign-in, coming back to the same screen', async () => {
+    const clientId = await newClient();
+    const { challenge } = pkcePair();
+    const jar = new CookieJar();
+    const interaction = new URL((await browse(jar, authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url);
+    const res = await browse(jar, interaction.href);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(interaction.pathname)}`);
+  });
+});
+
+describe('a connection', () => {
+  it('is listed with the workspace’s keys as `<client> (MCP)`, with the scopes approved', async () => {
+    await signIn();
+    const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
+    const connection = keys.body.data.find((key: { kind: string }) => key.kind === 'mcp_connection');
+    expect(connection).toMatchObject({ name: 'Test Agent (MCP)', scopes: ['read:social', 'usage:read'], revokedAt: null, expiresAt: null });
+  });
+
+  it('is billed as a principal of its workspace', async () => {
+    const { tokens } = await signIn();
+    const { key } = await svc.newKey({ workspaceId });
+    const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
+    const res = await mcp(tokens.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs' } } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-credits-charged')).toBe('3');
+    await res.text();
+    expect((await svc.request('GET', '/v1/usage', { key })).body.data.balance).toBe(before - 3);
+  });
+
+  it('gets a 403 insufficient_scope naming the scope for a monitor tool it was not granted, and the tool when ticked', async () => {
+    const plain = await signIn();
+    const create = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_monitors', arguments: {} } };
+    const refused = await mcp(plain.tokens.access_token, create);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(refused.headers.get('www-authenticate')).toContain('scope="monitors:read"');
+    expect((await refused.json()).error.code).toBe('insufficient_scope');
+
+    const ticked = await signIn({ monitors: 'on' });
+    const allowed = await mcp(ticked.tokens.access_token, create);
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).not.toContain('"isError":true');
+  });
+
+  it('is refused on /v1 and /graphql: its token is for /mcp only (no passthrough)', async () => {
+    const { tokens } = await signIn();
+    expect((await svc.request('GET', '/v1/whoami', { key: tokens.access_token })).status).toBe(401);
+    expect((await svc.graphql('{ whoami { keyId } }', undefined, tokens.access_token)).status).toBe(401);
+  });
+
+  it('refuses a token whose audience is another resource', async () => {
+    const { tokens } = await signIn();
+    await svc.service.orm.em.getConnection().execute(`update "oauth_model" set "payload" = jsonb_set("payload", '{aud}', '"https://elsewhere.example/mcp"') where "kind" = 'AccessToken' and "id" = ?`, [tokens.access_token]);
+    const res = await mcp(tokens.access_token, whoamiCall);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('rotates its refresh token: the new one works, the old one is refused', async () => {
+    const { clientId, tokens } = await signIn();
+    const refreshed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await mcp(refreshed.body.access_token, whoamiCall)).status).toBe(200);
+    const replayed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error).toBe('invalid_grant');
+  });
+
+  it('is disconnected at once when revoked: the next call is 401 and its refresh token is refused', async () => {
+    const { clientId, tokens } = await signIn();
+    expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
+    const live = keys.body.data.filter((key: { kind: string; revokedAt: string | null }) => key.kind === 'mcp_connection' && key.revokedAt === null);
+    for (const connection of live) expect((await svc.operator('POST', `/operator/keys/${connection.keyId}/revoke`)).status).toBe(200);
+    const res = await mcp(tokens.access_token, whoamiCall);
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.message).toContain('revoked');
+    const refresh = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('leaves API keys working on /mcp', async () => {
+    const { key } = await svc.newKey({ workspaceId });
+    expect((await mcp(key, whoamiCall)).status).toBe(200);
+  });
+});
