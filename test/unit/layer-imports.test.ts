@@ -16,6 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'operator-bridge': ['schema', 'core', 'adapters'],
   // A bridge too: the people-facing pages; only the composition root (service/) imports it.
   dashboard: ['schema', 'resolvers', 'core', 'adapters'],
+  'oauth-server': ['core', 'adapters'],
 };
 
 /** The top-level folder of every relative import of a file. */
