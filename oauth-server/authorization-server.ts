@@ -45,7 +45,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       end_session: `${OAUTH_PREFIX}/session/end`,
       introspection: `${OAUTH_PREFIX}/introspect`,
     },
-    scopes: ['offline_access'],
+    // Clients register the scopes they will ask for (the MCP client sends the challenge's); resource scopes must be known here too.
+    scopes: ['offline_access', ...SCOPES],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     // Every client, confidential or public, proves possession of its code (S256 is the only method oidc-provider 9 has).
     pkce: { required: () => true },

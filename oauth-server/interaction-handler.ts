@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
-import type { Scope } from '../adapters/identity/scopes.ts';
+import { grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
 import { approvalPage, messagePage } from './approval-page.ts';
 import type { ApprovalPeople } from './approval-people.ts';
 import { INTERACTION_PREFIX } from './authorization-server.ts';
@@ -11,7 +11,8 @@ export const CONNECTION_SCOPES: readonly Scope[] = ['read:social', 'usage:read']
 const FORM_LIMIT_BYTES = 16 * 1024;
 
 function sendHtml(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" });
+  // No form-action: browsers apply it to the redirects after the post, and the approval ends on the client's own URI.
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" });
   res.end(body);
 }
 
@@ -83,9 +84,16 @@ export function createInteractionHandler(deps: { provider: Provider; resource: s
     if (form.get('webhooks') === 'on') scopes.push('webhooks:write');
 
     const grant = new provider.Grant({ accountId: person.personId, clientId });
-    const requested = new Set(String(details.params.scope ?? '').split(' ').filter(Boolean));
-    if (requested.has('offline_access')) grant.addOIDCScope('offline_access');
     grant.addResourceScope(deps.resource, scopes.join(' '));
+    // Every requested scope is answered, granted or refused, so the authorization server does not ask again; ours are
+    // resource scopes (of /mcp), never identity scopes.
+    for (const scope of String(details.params.scope ?? '').split(' ').filter(Boolean)) {
+      if (scope === 'offline_access') grant.addOIDCScope(scope);
+      else grant.rejectOIDCScope(scope);
+      if (!isScope(scope)) continue;
+      if (grants(scopes, scope)) grant.addResourceScope(deps.resource, scope);
+      else grant.rejectResourceScope(deps.resource, scope);
+    }
     const grantId = await grant.save();
     await connections.create({ workspaceId, personId: person.personId, clientId, clientName, scopes, grantId });
     return provider.interactionFinished(req, res, { login: { accountId: person.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });

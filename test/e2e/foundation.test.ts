@@ -179,7 +179,8 @@ describe('MCP surface', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    // The challenge points an OAuth client at the sign-in (RFC 9728); an API key client just sends its key.
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp", scope="read:social usage:read"`);
     expect(res.body.error.code).toBe('unauthenticated');
   });
 });

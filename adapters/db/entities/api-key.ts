@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { Person } from './person.ts';
 import { Workspace } from './workspace.ts';
 import type { KeyLabel } from '../../identity/key-material.ts';
 
@@ -9,7 +10,15 @@ import type { KeyLabel } from '../../identity/key-material.ts';
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_key',
-  checks: [{ name: 'api_key_label_check', expression: "label in ('live', 'test')" }],
+  checks: [
+    { name: 'api_key_label_check', expression: "label in ('live', 'test')" },
+    { name: 'api_key_kind_check', expression: "kind in ('api_key', 'mcp_connection')" },
+    // A key has a secret and no grant; a connection has a grant and no secret.
+    {
+      name: 'api_key_connection_check',
+      expression: "((kind = 'api_key') = (hash is not null)) and ((kind = 'mcp_connection') = (oauth_grant_id is not null))",
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').index('api_key_workspace_id_index').deleteRule('cascade'),
@@ -25,6 +34,7 @@ export const ApiKey = defineEntity({
     lastUsedAt: p.datetime().columnType('timestamptz').nullable(),
     oauthClientId: p.text().fieldName('oauth_client_id').nullable(),
     oauthGrantId: p.text().fieldName('oauth_grant_id').unique('api_key_oauth_grant_id_unique').nullable(),
-    personId: p.uuid().fieldName('person_id').nullable(),
+    /** Who approved a connection; a key has none. */
+    personId: () => p.manyToOne(Person).mapToPk().fieldName('person_id').nullable().deleteRule('cascade'),
   },
 });

@@ -181,7 +181,7 @@ describe('identity store', () => {
       expect(listed.map((k) => k.keyId).sort()).toEqual([a.keyId, b.keyId].sort());
       for (const key of listed) {
         expect(Object.keys(key).sort()).toEqual(
-          ['createdAt', 'expiresAt', 'keyId', 'label', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'workspaceId'].sort(),
+          ['createdAt', 'expiresAt', 'keyId', 'kind', 'label', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'workspaceId'].sort(),
         );
       }
       expect(await store.listKeys('00000000-0000-4000-8000-000000000000')).toEqual([]);
