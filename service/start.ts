@@ -35,9 +35,9 @@ import { createConnectionStore, type ConnectionStore } from '../adapters/oauth/c
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { createAuthorizationServer } from '../oauth-server/authorization-server.ts';
-import type { ApprovalPeople } from '../oauth-server/approval-people.ts';
 import { createInteractionHandler } from '../oauth-server/interaction-handler.ts';
 import { createOAuthRoutes, type OAuthRoutes } from './oauth-routes.ts';
+import { dashboardApprovalPeople } from './approval-people.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
@@ -86,10 +86,7 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** How the authorization server fetches client ID metadata documents (tests trust their own loopback certificate). */
   clientMetadataFetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
-  approvalPeople?: ApprovalPeople;
 }
-
-const NO_PEOPLE: ApprovalPeople = { signedIn: async () => null, signInUrl: (next) => `/dashboard/sign-in?next=${encodeURIComponent(next)}`, workspacesOf: async () => [] };
 
 /** Where the running service writes its operator API's address, for the operator CLI. */
 export const OPERATOR_URL_FILE = 'operator-url';
@@ -244,7 +241,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     oauthRoutes = createOAuthRoutes({
       provider,
       mcpOAuth,
-      interaction: createInteractionHandler({ provider, resource, people: options.approvalPeople ?? NO_PEOPLE, connections }),
+      interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people), connections }),
     });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
     // The operator CLI on this machine finds the operator API here when no --url is given.

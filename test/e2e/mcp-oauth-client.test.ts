@@ -8,7 +8,6 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import type { Browser } from 'playwright-core';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalPeople } from '../../oauth-server/approval-people.ts';
 import { launchBrowser, NO_BROWSER } from '../support/browser.ts';
 import { MemoryOAuthProvider } from '../support/mcp-oauth-provider.ts';
 import { tokenRequest } from '../support/oauth-client.ts';
@@ -16,13 +15,9 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 if (NO_BROWSER) console.warn(`mcp-oauth-client: ${NO_BROWSER}`);
 
-/** The dashboard session stands in as a cookie naming the signed-in person (the browser carries it). */
-let person: { personId: string; email: string; workspaces: Array<{ id: string; name: string }> };
-const people: ApprovalPeople = {
-  signedIn: async (req) => (/(?:^|; )test_person=ada(?:;|$)/.test(req.headers.cookie ?? '') ? { personId: person.personId, email: person.email } : null),
-  signInUrl: (next) => `/dashboard/sign-in?next=${encodeURIComponent(next)}`,
-  workspacesOf: async () => person.workspaces,
-};
+const ADA = { email: 'ada@example.com', password: 'correct horse battery' };
+/** The workspace Ada connects: her second one, picked on the approval screen. */
+let research: { id: string; name: string };
 
 /** A client ID metadata document on a loopback https server with a certificate made for this run. */
 function metadataServer(): { server: Server; ca: string; documentUrl: (port: number) => string; listen: () => Promise<number> } {
@@ -60,12 +55,12 @@ beforeAll(async () => {
   const trusting = new Agent({ connect: { ca: cimd.ca } });
   svc = await startTestService({
     now: () => clock,
-    approvalPeople: people,
     clientMetadataFetch: (url, init) => undiciFetch(url, { ...(init as object), dispatcher: trusting }) as unknown as Promise<Response>,
   });
-  const ada = await svc.service.identity.createPerson({ email: 'ada@example.com', name: 'Ada' });
-  const workspace = await svc.service.identity.createWorkspace({ name: 'Research', ownerPersonId: ada.id });
-  person = { personId: ada.id, email: ada.email, workspaces: [{ id: workspace.id, name: workspace.name }] };
+  const { person } = await svc.service.people.signUp({ ...ADA, name: 'Ada' });
+  research = await svc.service.people.createWorkspace(person.id, 'Research');
+  // Only a person's first workspace gets the free grant: this one buys its credits.
+  expect((await svc.operator('POST', `/operator/workspaces/${research.id}/purchases`, { usdCents: 0, credits: 1000 })).status).toBe(201);
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -74,11 +69,10 @@ afterAll(async () => {
   cimd?.server.close();
 });
 
-/** The person's part, in Chromium: open the authorization URL, approve on the screen, land on the client's callback. */
+/** The person's part, in Chromium: open the authorization URL, sign in on the dashboard, pick the workspace, approve. */
 async function approveInBrowser(authorizationUrl: URL, options: { monitors?: boolean } = {}): Promise<URL> {
   const context = await browser.newContext();
   try {
-    await context.addCookies([{ name: 'test_person', value: 'ada', url: svc.url }]);
     const page = await context.newPage();
     let callback: URL | undefined;
     // The client's loopback redirect: caught here, as the client's own listener would catch it.
@@ -87,6 +81,11 @@ async function approveInBrowser(authorizationUrl: URL, options: { monitors?: boo
       await route.fulfill({ status: 200, contentType: 'text/html', body: '<p>You can close this window.</p>' });
     });
     await page.goto(authorizationUrl.href);
+    // Not signed in: the dashboard's sign-in page, which brings the browser back to the approval screen.
+    await page.waitForURL(/\/dashboard\/sign-in\?next=%2Foauth%2Finteraction%2F/);
+    await page.getByLabel('Email').fill(ADA.email);
+    await page.getByLabel('Password').fill(ADA.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /Connect/ }).waitFor();
     await page.getByLabel('Workspace').selectOption({ label: 'Research' });
     if (options.monitors) await page.getByLabel('Create, change and run monitors').check();
@@ -116,7 +115,7 @@ async function signInWithClient(provider: MemoryOAuthProvider, mode: 'legacy' | 
 }
 
 async function keysOfWorkspace() {
-  return (await svc.operator('GET', `/operator/workspaces/${person.workspaces[0].id}/keys`)).body.data as Array<{ keyId: string; kind: string; name: string; scopes: string[]; revokedAt: string | null }>;
+  return (await svc.operator('GET', `/operator/workspaces/${research.id}/keys`)).body.data as Array<{ keyId: string; kind: string; name: string; scopes: string[]; revokedAt: string | null }>;
 }
 
 describe.skipIf(Boolean(NO_BROWSER))('the official MCP client signs in with OAuth, approved in headless Chromium', () => {
@@ -131,7 +130,7 @@ describe.skipIf(Boolean(NO_BROWSER))('the official MCP client signs in with OAut
     expect(tools).toContain('get_microblog_user');
     // Monitor and webhook tools only for a connection that was granted them.
     expect(tools).not.toContain('create_monitor');
-    const { key } = await svc.newKey({ workspaceId: person.workspaces[0].id });
+    const { key } = await svc.newKey({ workspaceId: research.id });
     const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
     const result = await client.callTool({ name: 'get_microblog_user', arguments: { user: 'simdevs' } });
     expect(result.isError).toBeFalsy();

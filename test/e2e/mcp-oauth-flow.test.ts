@@ -1,32 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalPeople } from '../../oauth-server/approval-people.ts';
 import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
-/** The approval screen's people, standing in for the dashboard's sessions: the cookie `test_person` names who is signed in. */
-const signedIn = new Map<string, { personId: string; email: string; workspaces: Array<{ id: string; name: string }> }>();
-const people: ApprovalPeople = {
-  async signedIn(req) {
-    const id = /(?:^|; )test_person=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-    const person = id ? signedIn.get(id) : undefined;
-    return person ? { personId: person.personId, email: person.email } : null;
-  },
-  signInUrl: (next) => `/dashboard/sign-in?next=${encodeURIComponent(next)}`,
-  workspacesOf: async (personId) => [...signedIn.values()].find((person) => person.personId === personId)?.workspaces ?? [],
-};
-
 let svc: TestService;
 let workspaceId: string;
-let personId: string;
+/** Ada's dashboard session: the browser's cookie. */
+let session: string;
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
 beforeAll(async () => {
-  svc = await startTestService({ approvalPeople: people });
-  const person = await svc.service.identity.createPerson({ email: 'ada@example.com', name: 'Ada' });
-  const workspace = await svc.service.identity.createWorkspace({ name: 'Ada’s research', ownerPersonId: person.id });
-  personId = person.id;
+  svc = await startTestService();
+  const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
   workspaceId = workspace.id;
-  signedIn.set('ada', { personId, email: person.email, workspaces: [{ id: workspace.id, name: workspace.name }] });
+  session = (await svc.service.people.startSession(person.id)).token;
 });
 afterAll(async () => {
   await svc?.close();
@@ -55,7 +41,7 @@ function authorizeUrl(clientId: string, challenge: string, extra: Record<string,
 /** Signs in as Ada, approves on the screen, and returns the redirect back to the client. */
 async function approve(clientId: string, challenge: string, form: Record<string, string> = {}): Promise<URL> {
   const jar = new CookieJar();
-  jar.set('test_person', 'ada');
+  jar.set('svc_session', session);
   const start = await browse(jar, authorizeUrl(clientId, challenge));
   expect(start.status).toBe(303);
   const interaction = new URL(start.headers.get('location')!, svc.url).href;
@@ -185,7 +171,7 @@ describe('the authorization endpoint refuses', () => {
     const clientId = await newClient();
     const { challenge } = pkcePair();
     const jar = new CookieJar();
-    jar.set('test_person', 'ada');
+    jar.set('svc_session', session);
     const interaction = new URL((await browse(jar, authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url).href;
     const denied = await browse(jar, interaction, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'deny', workspaceId }) });
     const back = new URL((await browse(jar, new URL(denied.headers.get('location')!, svc.url).href)).headers.get('location')!);
