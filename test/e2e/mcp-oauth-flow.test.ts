@@ -39,9 +39,9 @@ function authorizeUrl(clientId: string, challenge: string, extra: Record<string,
 }
 
 /** Signs in as Ada, approves on the screen, and returns the redirect back to the client. */
-async function approve(clientId: string, challenge: string, form: Record<string, string> = {}): Promise<URL> {
+async function approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session }): Promise<URL> {
   const jar = new CookieJar();
-  jar.set('svc_session', session);
+  jar.set('svc_session', as.session);
   const start = await browse(jar, authorizeUrl(clientId, challenge));
   expect(start.status).toBe(303);
   const interaction = new URL(start.headers.get('location')!, svc.url).href;
@@ -55,10 +55,10 @@ async function approve(clientId: string, challenge: string, form: Record<string,
   return new URL(resumed.headers.get('location')!);
 }
 
-async function signIn(form: Record<string, string> = {}) {
+async function signIn(form: Record<string, string> = {}, as = { session }) {
   const clientId = await newClient();
   const { verifier, challenge } = pkcePair();
-  const back = await approve(clientId, challenge, form);
+  const back = await approve(clientId, challenge, form, as);
   const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
   expect(tokens.status).toBe(200);
   return { clientId, back, tokens: tokens.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string; scope: string } };
@@ -260,6 +260,21 @@ describe('a connection', () => {
     expect((await res.json()).error.message).toContain('revoked');
     const refresh = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('shares its workspace’s rate limit with the workspace’s keys', async () => {
+    const { person, workspace } = await svc.service.people.signUp({ email: 'bob@example.com', password: 'another long password', name: 'Bob' });
+    const bob = { session: (await svc.service.people.startSession(person.id)).token };
+    const { tokens } = await signIn({ workspaceId: workspace.id }, bob);
+    const { key } = await svc.newKey({ workspaceId: workspace.id });
+    // The free tier's 60 a minute, spent by the key (whoami weighs 1; bounded loop)...
+    let status = 200;
+    for (let i = 0; i < 80 && status === 200; i++) status = (await svc.request('GET', '/v1/whoami', { key })).status;
+    expect(status).toBe(429);
+    // ...is spent for the connection too (on MCP a refusal is a tool result with isError, as for a key).
+    const text = await (await mcp(tokens.access_token, whoamiCall)).text();
+    expect(text).toContain('"isError":true');
+    expect(text).toContain('rate_limited');
   });
 
   it('leaves API keys working on /mcp', async () => {
