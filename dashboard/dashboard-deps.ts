@@ -2,6 +2,7 @@ import type { CreditsService } from '../adapters/billing/credits-service.ts';
 import type { IdentityStore } from '../adapters/identity/identity-store.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { PersonStore } from '../adapters/people/person-store.ts';
+import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 
 /** What the dashboard reads and changes, handed over by the composition root. */
@@ -9,6 +10,8 @@ export interface DashboardDeps {
   people: PersonStore;
   identity: IdentityStore;
   credits: CreditsService;
+  /** The usage ledger (charges per call and operation), for the spend chart and recent charges. */
+  usage: UsageCharges;
   monitors: MonitorService;
   webhooks: WebhookService;
   clock: () => Date;

@@ -1,5 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { accountRoutes } from './account-routes.ts';
+import { activityRoutes } from './activity-routes.ts';
+import { keyRoutes } from './key-routes.ts';
+import { rotationRoutes } from './rotation-routes.ts';
+import { usageRoutes } from './usage-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
@@ -22,6 +26,11 @@ const STYLESHEET_RESPONSE: DashboardResponse = {
 export function createDashboard(deps: DashboardDeps) {
   const account = accountRoutes(deps);
   const workspaces = workspaceRoutes(deps);
+  const keys = keyRoutes(deps);
+  const rotation = rotationRoutes(deps, keys);
+  const usage = usageRoutes(deps);
+  const activity = activityRoutes(deps);
+  const ws = '/dashboard/workspaces/:workspaceId';
   const routes: Route[] = [
     route('GET', '/dashboard{/}?', async (request) => redirect((await signedInPerson(request, deps.people)) ? '/dashboard/workspaces' : '/dashboard/sign-in')),
     route('GET', STYLESHEET_PATH, async () => STYLESHEET_RESPONSE),
@@ -32,7 +41,17 @@ export function createDashboard(deps: DashboardDeps) {
     route('POST', '/dashboard/sign-out', account.signOut),
     route('GET', '/dashboard/workspaces', workspaces.list),
     route('POST', '/dashboard/workspaces', workspaces.create),
-    route('GET', '/dashboard/workspaces/:workspaceId', async (_request, params) => redirect(`/dashboard/workspaces/${params.workspaceId}/keys`)),
+    route('GET', ws, async (_request, params) => redirect(`/dashboard/workspaces/${params.workspaceId}/keys`)),
+    route('GET', `${ws}/keys`, keys.list),
+    route('POST', `${ws}/keys`, keys.create),
+    route('POST', `${ws}/keys/:keyId/revoke`, keys.revoke),
+    route('GET', `${ws}/keys/:keyId/rotate`, rotation.start),
+    route('POST', `${ws}/keys/:keyId/rotate`, rotation.create),
+    route('GET', `${ws}/keys/:keyId/rotate/:newKeyId`, rotation.status),
+    route('GET', `${ws}/usage`, usage.show),
+    route('GET', `${ws}/monitors`, activity.monitors),
+    route('GET', `${ws}/monitors/:monitorId`, activity.monitor),
+    route('GET', `${ws}/webhooks`, activity.webhooks),
   ];
 
   return async (req: IncomingMessage, body: string): Promise<DashboardResponse> => {
