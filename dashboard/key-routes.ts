@@ -8,9 +8,12 @@ import { KeyCreatedPage, KeysPage, type KeyForm, type KeyRow } from './pages/key
 import { safeNext } from './signed-in.ts';
 import { forMember, notFound } from './workspace-routes.ts';
 
+/** A key, or an MCP connection (no secret, so no prefix or label to show, and nothing to rotate: the client re-approves). */
 export function keyRow(workspaceId: string, key: ApiKeySummary): KeyRow {
   const base = `/dashboard/workspaces/${workspaceId}/keys/${key.keyId}`;
-  return { ...key, id: key.keyId, kind: 'key', revokeAction: `${base}/revoke`, rotatePath: `${base}/rotate` };
+  const shared = { ...key, id: key.keyId, revokeAction: `${base}/revoke` };
+  if (key.kind === 'mcp_connection') return { ...shared, kind: 'mcp', prefix: null, label: null };
+  return { ...shared, kind: 'key', rotatePath: `${base}/rotate` };
 }
 
 export function keyRoutes(deps: DashboardDeps) {

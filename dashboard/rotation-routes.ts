@@ -11,16 +11,21 @@ import type { keyRoutes } from './key-routes.ts';
 /** The spec's rotation without downtime: create a twin of the key, confirm traffic moved, revoke the old one. */
 export function rotationRoutes(deps: DashboardDeps, keys: ReturnType<typeof keyRoutes>) {
   const { identity, clock } = deps;
+  // Only API keys rotate: an MCP connection has no secret to replace (its client signs in again instead).
+  const apiKey = async (workspaceId: string, keyId: string | undefined) => {
+    const key = await keys.keyOf(workspaceId, keyId);
+    return key?.kind === 'api_key' ? key : undefined;
+  };
 
   return {
     start: forMember(deps, async (_request, signedIn, workspace, params) => {
-      const old = await keys.keyOf(workspace.id, params.keyId);
+      const old = await apiKey(workspace.id, params.keyId);
       if (!old) return notFound(signedIn);
       return page(html`<${RotateStartPage} signedIn=${signedIn} workspace=${workspace} old=${old} />`);
     }),
 
     create: forMember(deps, async (request, signedIn, workspace, params) => {
-      const old = await keys.keyOf(workspace.id, params.keyId);
+      const old = await apiKey(workspace.id, params.keyId);
       if (!old) return notFound(signedIn);
       const expiry = request.form.get('expiry') ?? '';
       if (!EXPIRY_CHOICES.some(([value]) => value === expiry)) {
@@ -40,7 +45,7 @@ export function rotationRoutes(deps: DashboardDeps, keys: ReturnType<typeof keyR
     }),
 
     status: forMember(deps, async (request, signedIn, workspace, params) => {
-      const [old, replacement] = await Promise.all([keys.keyOf(workspace.id, params.keyId), keys.keyOf(workspace.id, params.newKeyId)]);
+      const [old, replacement] = await Promise.all([apiKey(workspace.id, params.keyId), apiKey(workspace.id, params.newKeyId)]);
       if (!old || !replacement) return notFound(signedIn);
       return page(html`<${RotateStatusPage} signedIn=${signedIn} workspace=${workspace} old=${old} replacement=${replacement} now=${clock()} baseUrl=${baseUrlOf(request)} />`);
     }),

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
+import { createConnectionStore } from '../../adapters/oauth/connection-store.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -121,5 +123,43 @@ describe('dashboard API keys over HTTP', () => {
     expect((await whoami(oldSecret)).status).toBe(401);
     expect((await whoami(newSecret)).status).toBe(200);
     expect((await browser.get(statusPath)).body).toContain('Rotation complete: the old key is revoked.');
+  });
+});
+
+describe('MCP connections in the dashboard key list', () => {
+  let svc: TestService;
+
+  beforeAll(async () => {
+    svc = await startTestService({ jobs: { autostart: false } });
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  it('lists a connection as `<client> (MCP)` without prefix, label or rotation, and revokes it', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.signUp('mcp@example.com');
+    const person = await svc.service.identity.getPersonByEmail('mcp@example.com');
+    const [{ id: workspaceId }] = await svc.service.people.workspaces(person!.id);
+    const connection = await createConnectionStore(sqlDbFromOrm(svc.service.orm), () => new Date()).create({
+      workspaceId,
+      personId: person!.id,
+      clientId: 'client-1',
+      clientName: 'Claude',
+      scopes: ['read:social', 'usage:read'],
+      grantId: 'grant-1',
+    });
+    const keys = `/dashboard/workspaces/${workspaceId}/keys`;
+    const list = await browser.get(keys);
+    const row = new RegExp(`<tr data-key-id="${connection.keyId}">(.*?)</tr>`, 's').exec(list.body)?.[1] ?? '';
+    expect(row).toContain('Claude (MCP) <span class="badge">connection</span>');
+    expect(row).toContain('<td class="mono">—</td>');
+    expect(row).not.toContain('Rotate');
+    expect((await browser.get(`${keys}/${connection.keyId}/rotate`)).status).toBe(404);
+
+    expect((await browser.post(`${keys}/${connection.keyId}/revoke`, {})).status).toBe(303);
+    const [stored] = (await svc.service.identity.listKeys(workspaceId)).filter((key) => key.keyId === connection.keyId);
+    expect(stored.revokedAt).not.toBeNull();
   });
 });
