@@ -44,37 +44,56 @@ export function unitsBound(op: OperationSpec, args: Record<string, unknown>): Pa
 }
 
 /** The credits held on admission for a root field: the most this request can cost. */
-export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}): number {
-  return op.billing.minimumCredits + priceOf(unitsBound(op, args));
+export function reservationFor(op: OperationSpec, args: Record<string, unknown> = {}, bound = unitsBound(op, args)): number {
+  return op.billing.minimumCredits + priceOf(bound);
+}
+
+/** Whether an operation's data is one object (a lookup, an edit history) rather than a list of items. */
+const singleResults = new WeakMap<OperationSpec, boolean>();
+function singleResult(op: OperationSpec): boolean {
+  let single = singleResults.get(op);
+  if (single === undefined) singleResults.set(op, (single = def(unwrap(op.output).base).type !== 'array'));
+  return single;
 }
 
 /**
  * Units the operation's result can hold at most, per unit it returns: an object result holds one, a list or a
  * member its bound. Lookup units (resolving `{user}`) are not part of the result.
  */
-export function returnedBound(op: OperationSpec, args: Record<string, unknown>): { units: Partial<Record<BillingUnit, number>>; items: number; members?: Record<string, number> } {
-  const bound = unitsBound(op, args);
-  const single = def(unwrap(op.output).base).type !== 'array';
+export function returnedBound(
+  op: OperationSpec,
+  args: Record<string, unknown>,
+  bound = unitsBound(op, args),
+): { units: Partial<Record<BillingUnit, number>>; items: number; members?: Record<string, number> } {
+  const single = singleResult(op);
   const units: Partial<Record<BillingUnit, number>> = {};
   const members: Record<string, number> = {};
   let items = 0;
   let listed = false;
+  let named = false;
   for (const [unit, source] of Object.entries(op.billing.returns ?? {}) as [BillingUnit, string][]) {
     const most = source === 'data' && single ? 1 : (bound[unit] ?? 0);
     units[unit] = (units[unit] ?? 0) + most;
     if (source === 'data') {
       items += most;
       listed = true;
-    } else members[source] = most;
+    } else {
+      members[source] = most;
+      named = true;
+    }
   }
-  return { units, items: listed ? items : 1, ...(Object.keys(members).length ? { members } : {}) };
+  return { units, items: listed ? items : 1, ...(named ? { members } : {}) };
 }
+
+const FREE_FIELD: FieldCost = { credits: 0, items: 1 };
 
 /** A root field's worst case: its reservation, and the bound of what it returns. */
 export function rootFieldCost(op: OperationSpec): FieldCostOf {
+  if (op.billing.minimumCredits === 0 && !op.billing.returns) return () => FREE_FIELD;
   return (args) => {
-    const { items, members } = returnedBound(op, args);
-    return { credits: reservationFor(op, args), items, ...(members ? { members } : {}) };
+    const bound = unitsBound(op, args);
+    const { items, members } = returnedBound(op, args, bound);
+    return { credits: reservationFor(op, args, bound), items, ...(members ? { members } : {}) };
   };
 }
 

@@ -33,32 +33,97 @@ export interface WorstCase {
   fields: PricedField[];
 }
 
+/** A priced field of a document, found once per document: where it is and which priced field it lies under. */
+interface PlannedField {
+  path: string;
+  rootKey: string;
+  field: GraphQLField<unknown, unknown>;
+  node: FieldNode;
+  /** Index of the priced field above it in the plan (-1: none). */
+  under: number;
+  /** The response key just below that priced field on this path: a member with its own bound, or an item. */
+  member: string;
+}
+
+interface Plan {
+  schema: GraphQLSchema;
+  fields: PlannedField[];
+}
+
+/** Plans of documents without `@skip`/`@include`, whose priced fields do not depend on the variables. */
+const plans = new WeakMap<DocumentNode, Map<string, Plan>>();
+
 /** Collects the fields of a selection set by response key, merged as execution merges them. */
 function collectFields(
   selectionSet: SelectionSetNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
+  seen: { directives: boolean },
   into = new Map<string, FieldNode[]>(),
   visited = new Set<string>(),
 ): Map<string, FieldNode[]> {
   for (const selection of selectionSet.selections) {
+    if (selection.directives?.length) seen.directives = true;
     if (!included(selection, variables)) continue;
     if (selection.kind === Kind.FIELD) {
       const key = selection.alias?.value ?? selection.name.value;
-      into.set(key, [...(into.get(key) ?? []), selection]);
+      const nodes = into.get(key);
+      if (nodes) nodes.push(selection);
+      else into.set(key, [selection]);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      collectFields(selection.selectionSet, fragments, variables, into, visited);
+      collectFields(selection.selectionSet, fragments, variables, seen, into, visited);
     } else if (!visited.has(selection.name.value)) {
       const fragment = fragments.get(selection.name.value);
-      if (fragment) collectFields(fragment.selectionSet, fragments, variables, into, new Set([...visited, fragment.name.value]));
+      if (fragment) collectFields(fragment.selectionSet, fragments, variables, seen, into, new Set([...visited, fragment.name.value]));
     }
   }
   return into;
 }
 
-function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): FieldCost | undefined {
-  const cost = field.extensions?.[FIELD_COST] as FieldCostOf | undefined;
-  if (!cost) return undefined;
+/** The priced fields of a document's operation, ancestors before descendants. */
+function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): Plan {
+  const name = operationName ?? '';
+  const cached = plans.get(document)?.get(name);
+  if (cached && cached.schema === schema) return cached;
+  const plan: Plan = { schema, fields: [] };
+  const operation = getOperationAST(document, operationName);
+  const root = operation?.operation === 'mutation' ? schema.getMutationType() : operation?.operation === 'query' ? schema.getQueryType() : null;
+  if (!operation || !root) return plan;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const seen = { directives: false };
+  const visit = (type: GraphQLNamedType, selectionSet: SelectionSetNode, path: string, rootKey: string, under: number, member: string | undefined): void => {
+    if (!isObjectType(type) && !isInterfaceType(type)) return;
+    for (const [key, nodes] of collectFields(selectionSet, fragments, variables, seen)) {
+      const field = type.getFields()[nodes[0].name.value];
+      if (!field) continue;
+      const fieldPath = path ? `${path}.${key}` : key;
+      const top = rootKey || key;
+      const below = member ?? key;
+      let next = under;
+      let nextMember: string | undefined = below;
+      if (field.extensions?.[FIELD_COST]) {
+        plan.fields.push({ path: fieldPath, rootKey: top, field, node: nodes[0], under, member: below });
+        next = plan.fields.length - 1;
+        nextMember = undefined;
+      }
+      const selections = nodes.flatMap((node) => node.selectionSet?.selections ?? []);
+      if (selections.length) visit(getNamedType(field.type), { kind: Kind.SELECTION_SET, selections }, fieldPath, top, next, nextMember);
+    }
+  };
+  visit(root, operation.selectionSet, '', '', -1, undefined);
+  if (!seen.directives) {
+    const byName = plans.get(document) ?? new Map<string, Plan>();
+    byName.set(name, plan);
+    plans.set(document, byName);
+  }
+  return plan;
+}
+
+function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): FieldCost {
+  const cost = field.extensions[FIELD_COST] as FieldCostOf;
   let args: Record<string, unknown>;
   try {
     args = getArgumentValues(field, node, variables);
@@ -74,43 +139,27 @@ function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variable
  * walked edge at the bound of what it returns times the number of parents it can be walked from (a page of 100
  * posts walking `authorProfile` is 100 profiles). Prices and bounds come from the catalogue through the fields'
  * `worstCase` extension; skipped fields cost nothing. Fields with the same response key are merged, as execution
- * merges them, so they are priced once.
+ * merges them, so they are priced once. Where the priced fields are is planned once per document; each request
+ * only reads its arguments.
  */
 export function worstCaseCredits(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string | null): WorstCase {
-  const operation = getOperationAST(document, operationName);
-  const empty: WorstCase = { credits: 0, byRootField: {}, fields: [] };
-  if (!operation) return empty;
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : null;
-  if (!root) return empty;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const plan = planOf(schema, document, operationName, variables);
+  const resolved: { resolutions: number; cost: FieldCost }[] = [];
   const priced: PricedField[] = [];
   const byRootField: Record<string, number> = {};
-
-  /** `resolutions`: how often each field of this selection resolves; `under`: the priced field just above, if any. */
-  const visit = (type: GraphQLNamedType, nodes: readonly FieldNode[], resolutions: number, under: FieldCost | undefined, path: string, rootKey: string): void => {
-    if (!isObjectType(type) && !isInterfaceType(type)) return;
-    const merged: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: nodes.flatMap((node) => node.selectionSet?.selections ?? []) };
-    for (const [key, fieldNodes] of collectFields(merged, fragments, variables)) {
-      const field = type.getFields()[fieldNodes[0].name.value];
-      if (!field) continue;
-      const times = resolutions * (under ? (under.members?.[key] ?? under.items) : 1);
-      const fieldPath = path ? `${path}.${key}` : key;
-      const cost = costOf(field, fieldNodes[0], variables);
-      if (cost) {
-        const credits = times * cost.credits;
-        priced.push({ path: fieldPath, resolutions: times, credits });
-        const top = rootKey || key;
-        byRootField[top] = (byRootField[top] ?? 0) + credits;
-      }
-      visit(getNamedType(field.type), fieldNodes, times, cost, fieldPath, rootKey || key);
-    }
-  };
-  visit(root, [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: '' }, selectionSet: operation.selectionSet }], 1, undefined, '', '');
+  let total = 0;
+  for (const planned of plan.fields) {
+    const parent = planned.under >= 0 ? resolved[planned.under] : undefined;
+    const resolutions = parent ? parent.resolutions * (parent.cost.members?.[planned.member] ?? parent.cost.items) : 1;
+    const cost = costOf(planned.field, planned.node, variables);
+    resolved.push({ resolutions, cost });
+    const credits = resolutions * cost.credits;
+    priced.push({ path: planned.path, resolutions, credits });
+    byRootField[planned.rootKey] = (byRootField[planned.rootKey] ?? 0) + credits;
+    total += credits;
+  }
   priced.sort((a, b) => b.credits - a.credits);
-  return { credits: priced.reduce((sum, field) => sum + field.credits, 0), byRootField, fields: priced };
+  return { credits: total, byRootField, fields: priced };
 }
 
 /**

@@ -47,6 +47,16 @@ describe('worst-case credits of a GraphQL request, before it runs', () => {
     expect(viaFragment.credits).toBe(1 + 2 + 100);
   });
 
+  it('one parsed document priced again with other variables: limits and skipped fields follow the variables', () => {
+    const limited = parse('query($n: Int) { microblogUser(user: "x") { posts(limit: $n) { items { id } } } }');
+    expect(worstCaseCredits(schema, limited, { n: 5 }).credits).toBe(3 + 5);
+    expect(worstCaseCredits(schema, limited, { n: 50 }).credits).toBe(3 + 50);
+    const skipped = parse('query($walk: Boolean!) { microblogUser(user: "x") { followers @include(if: $walk) { items { id } } } }');
+    expect(worstCaseCredits(schema, skipped, { walk: true }).credits).toBe(3 + 100);
+    expect(worstCaseCredits(schema, skipped, { walk: false }).credits).toBe(3);
+    expect(worstCaseCredits(schema, skipped, { walk: true }).credits).toBe(3 + 100);
+  });
+
   it('refuses a request above the ceiling, naming the costliest path', () => {
     const costly = worst('{ microblogPostSearch(query: "x", limit: 100) { items { authorProfile { followers { items { id } } } } } }');
     expect(costly.credits).toBe(101 + 200 + 100 * 100);
