@@ -3,6 +3,7 @@ declare module 'autocannon' {
     average: number;
     p50: number;
     p99: number;
+    total: number;
   }
   interface Result {
     requests: Histogram;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,18 +10,19 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Runs a script of this project in its own process and waits until it prints a line matching `ready`. */
-export async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<Spawned & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs a script of this project (or of `cwd`'s checkout) in its own process and waits for a line matching `ready`. */
+export async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Spawned & { match: RegExpExecArray }> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const child = spawn(process.execPath, [script], { cwd: options.cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
   for (let waited = 0; waited < timeoutMs; waited += 50) {
     const match = ready.exec(output);
@@ -33,22 +34,52 @@ export async function spawnUntil(script: string, env: Record<string, string>, re
   throw new Error(`${script} did not get ready:\n${output}`);
 }
 
-/** The service on the embedded default in a fresh data folder (or DATABASE_URL when set), in its own process. */
-export async function spawnService(extraEnv: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
-  const key = () => `k1:${randomBytes(32).toString('base64')}`;
-  // On PostgreSQL the service runs in production mode: every secret given, the simulated platforms and the demo asked for.
-  const production: Record<string, string> = process.env.DATABASE_URL
-    ? { SVC_OPERATOR_TOKEN: randomBytes(24).toString('base64url'), SVC_CURSOR_KEYS: key(), SVC_WEBHOOK_KEYS: key(), SVC_SIMULATED_PLATFORMS: 'on', SVC_DEMO: 'true' }
-    : {};
-  const proc = await spawnUntil('server.ts', { SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...production, ...extraEnv }, /base URL:\s+(\S+)[\s\S]*demo key:\s+(\S+)/);
+export interface BenchService {
+  url: string;
+  operatorUrl: string;
+  operatorToken: string;
+  key: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** The checkout whose server.ts runs (the bench's own by default; another for a "before" measurement). */
+  root?: string;
+  /** `postgres://…` of a database of this run; absent: the embedded default in a fresh data folder. */
+  databaseUrl?: string;
+  /** A second instance shares the first one's data folder: same demo key, same generated secrets. */
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+const secretKey = () => `k1:${randomBytes(32).toString('base64')}`;
+/** One set of production secrets per bench run: instances on one database must share them. */
+const production = { SVC_OPERATOR_TOKEN: randomBytes(24).toString('base64url'), SVC_CURSOR_KEYS: secretKey(), SVC_WEBHOOK_KEYS: secretKey(), SVC_SIMULATED_PLATFORMS: 'on', SVC_DEMO: 'true' };
+
+/** The service in its own process, logging only warnings, with its demo key and operator API. */
+export async function spawnService(options: ServiceOptions = {}): Promise<BenchService> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-bench-')));
+  const env: Record<string, string> = {
+    SVC_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SVC_SIM_PUBLISH: 'off',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, ...production } : { DATABASE_URL: '' }),
+    ...options.env,
+  };
+  const proc = await spawnUntil(join(options.root ?? '.', 'server.ts'), env, /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:\s+(\S+)/, { cwd: options.root });
+  const operatorToken = options.databaseUrl ? production.SVC_OPERATOR_TOKEN : (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim();
   return {
     url: proc.match[1],
-    key: proc.match[2],
+    operatorUrl: proc.match[2],
+    key: proc.match[3],
+    operatorToken,
     dataDir,
     stop: async () => {
       await proc.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
