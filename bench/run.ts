@@ -15,7 +15,7 @@ import { spawnService, spawnUntil, type BenchService } from './processes.ts';
  * a process of its own, driven over loopback in one run, on the embedded default and (with DATABASE_URL) on
  * PostgreSQL. Prints each target's ratio to the floor and issue 13's goals; writes the whole run under bench/results/.
  * BENCH_SECONDS (default 5) per target, BENCH_CONNECTIONS (default 20); BENCH_SERVICE_ROOT runs another checkout's
- * service (a "before" measurement), BENCH_LABEL names the result file.
+ * service (a "before" measurement), BENCH_LABEL names the result file and BENCH_COMMIT the measured commit when the checkout has no git.
  */
 const options: LoadOptions = { seconds: Number(process.env.BENCH_SECONDS ?? 5), connections: Number(process.env.BENCH_CONNECTIONS ?? 20) };
 const root = process.env.BENCH_SERVICE_ROOT;
@@ -165,7 +165,7 @@ try {
 
 const commitOf = (dir: string) => {
   try {
-    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }
@@ -189,7 +189,7 @@ await mkdir('bench/results', { recursive: true });
 await writeFile(
   file,
   `${JSON.stringify(
-    { label, startedAt, node: process.version, tool: loadTool, ...options, service: root ?? '.', commit: commitOf(root ?? '.'), loadAverage: { before: loadBefore, after: loadavg() }, goals: GOALS, runs },
+    { label, startedAt, node: process.version, tool: loadTool, ...options, service: root ?? '.', commit: process.env.BENCH_COMMIT ?? commitOf(root ?? '.'), loadAverage: { before: loadBefore, after: loadavg() }, goals: GOALS, runs },
     null,
     2,
   )}\n`,

@@ -17,6 +17,8 @@ import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
+import { KeyCache } from '../adapters/identity/key-cache.ts';
+import { keyCacheFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
 import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
@@ -121,7 +123,12 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   try {
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     cleanups.unshift(() => orm.close(true));
-    const identity = createIdentityStore(orm);
+    // Off until the change feed listens: a key cached before that could miss its revocation.
+    const keyCache = new KeyCache({ enabled: false });
+    const pglite = await embeddedPglite(orm);
+    const keyChanges = pglite ? await listenToPglite(pglite, keyCacheFollowing(keyCache)) : await listenToPostgres(config.databaseUrl!, keyCacheFollowing(keyCache));
+    cleanups.unshift(() => keyChanges.close());
+    const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
@@ -140,7 +147,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 
     const jobStore = await openJobStore({
       databaseUrl: config.databaseUrl,
-      pglite: config.mongodbUrl ? undefined : await embeddedPglite(orm),
+      pglite: config.mongodbUrl ? undefined : pglite,
       mongodbUrl: config.mongodbUrl,
       processEvery: options.jobs?.processEvery,
       lockLifetimeMs: options.jobs?.lockLifetimeMs,

@@ -19,6 +19,21 @@ export const ApiKey = defineEntity({
       expression: "((kind = 'api_key') = (hash is not null)) and ((kind = 'mcp_connection') = (oauth_grant_id is not null))",
     },
   ],
+  // Key changes notify `api_key_changed` so instances forget cached keys (Migration20261124500000_api_key_changes).
+  triggers: [
+    {
+      name: 'api_key_changed_on_update',
+      timing: 'after',
+      events: ['update'],
+      expression: 'create trigger "api_key_changed_on_update" after update on "api_key" for each row when (…) execute function "api_key_changed"()',
+    },
+    {
+      name: 'api_key_changed_on_delete',
+      timing: 'after',
+      events: ['delete'],
+      expression: 'create trigger "api_key_changed_on_delete" after delete on "api_key" for each row execute function "api_key_changed"()',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').index('api_key_workspace_id_index').deleteRule('cascade'),
