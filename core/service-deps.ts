@@ -7,6 +7,7 @@ import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
+import type { BalanceMemo } from './balance-memo.ts';
 import type { Principal } from './request-context.ts';
 
 export type AuthenticationResult = Principal | { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -51,6 +52,8 @@ export interface ServiceDeps {
   authenticate(secret: string): Promise<AuthenticationResult>;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
+  /** The balance each account was last told, for refusals that move no credits. */
+  balances: BalanceMemo;
   rateLimits: RateGate;
   /** Keys that sign cursors: the first signs, every one verifies (rotation). */
   cursorKeys: readonly Key[];

@@ -27,6 +27,8 @@ export interface ServiceConfig {
   billing: boolean;
   /** Tier ceilings: the documented defaults with `SVC_TIERS` (JSON, per-tier partial overrides) applied. */
   tiers: TierTable;
+  /** `REDIS_URL`: rate-limit windows are shared through Redis instead of the database (docs/hot-path.md). */
+  redisUrl?: string;
   /** `MONGODB_URL`: the job store lives in MongoDB; absent → the service's own database. */
   mongodbUrl?: string;
   /** `SVC_WEBHOOK_KEYS`: keys that encrypt webhook secrets at rest; absent → one generated into `dataDir`. */
@@ -131,6 +133,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     tiers: tiers(env.SVC_TIERS),
     billing: env.SVC_BILLING !== 'off',
     mongodbUrl: env.MONGODB_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     webhookKeys: env.SVC_WEBHOOK_KEYS || undefined,
     cursorKeys: env.SVC_CURSOR_KEYS || undefined,
     webhookDestinations: destinationPolicyFromEnv(env),

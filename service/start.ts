@@ -45,6 +45,7 @@ import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
 import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
+import { createBalanceMemo } from '../core/balance-memo.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
 import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
@@ -130,7 +131,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => keyChanges.close());
     const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
-    const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, tiers: config.tiers });
+    const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);
     cleanups.unshift(() => platforms.close());
@@ -201,6 +202,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       authenticate: (secret) => identity.authenticateKey(secret, now()),
       databaseReady: () => pingDatabase(orm),
       billing: config.billing ? createBillingGate(credits) : unbilledGate,
+      balances: createBalanceMemo(),
       rateLimits: createRateGate(limiter, credits),
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),
       pagingStates,

@@ -1,6 +1,6 @@
 import { logger } from '../logging/logger.ts';
 import { createRequire } from 'node:module';
-import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DEFAULT_TIERS, type Tier, type TierTable } from './tiers.ts';
 
 /**
@@ -9,16 +9,17 @@ import { DEFAULT_TIERS, type Tier, type TierTable } from './tiers.ts';
  * Per account rather than per key: the tier, the credits and the ceiling belong to the workspace, and keys
  * cost nothing to create, so a per-key window would multiply the ceiling by the number of keys.
  *
- * Storage: with a database URL, rate-limiter-flexible's RateLimiterPostgres on its own small `pg` pool, so
- * every service instance on that database shares one window per account (fixed window; the table is created
- * by the billing migration, never by an instance at start). Without one the service runs on embedded PGlite,
- * which only one process may own, so there is only ever one instance and RateLimiterMemory is exact.
- * If PostgreSQL fails mid-flight, an in-process limiter with the same ceiling takes over (rate-limiter-flexible's
- * insurance limiter) rather than refusing every call or letting every call through.
- *
- * The store counts up without a ceiling of its own; each call compares the new count with its account's
- * current tier, so a promotion applies at once, and a refused call gives its weight back so it does not eat
- * into the window.
+ * Counted in memory, reconciled through a shared store (docs/hot-path.md): each instance takes a slice of an
+ * account's window from the store — rate-limiter-flexible's counter in Redis (`REDIS_URL`) or PostgreSQL — and
+ * admits calls against it without another round trip. Slices are a fraction of what the window has left (an
+ * eighth), so most calls touch no store while several instances share one window exactly: the store never
+ * grants more than the ceiling in total. A call the store cannot fit is refused, and so is every later call that
+ * the last answer already shows cannot fit, without asking the store again until the window ends. The cost of
+ * sharing is at the other end: units an instance holds unused are not available to another instance, so near
+ * the ceiling an account can be refused up to the other instances' unused slices early; never admitted beyond
+ * it. On the embedded default one process owns the database, so there is one instance: counted in memory, exact.
+ * If the shared store fails mid-flight, an in-process counter with the same ceiling takes over
+ * (rate-limiter-flexible's insurance limiter) rather than refusing every call or letting every call through.
  */
 export type RateLimitOutcome =
   | { ok: true; remaining: number }
@@ -34,61 +35,104 @@ export interface WeightedRateLimiter {
 export interface WeightedRateLimiterOptions {
   /** `postgres://…`: share the window through PostgreSQL; absent: in-process (embedded PGlite, one process). */
   databaseUrl?: string;
+  /** `redis://…`: share the window through Redis instead of PostgreSQL. */
+  redisUrl?: string;
   tiers?: TierTable;
   windowSeconds?: number;
   /** Created by the billing migration. */
   tableName?: string;
   poolSize?: number;
+  /** Counts every round trip to the shared store (tests prove which calls make none). */
+  onStoreCall?: () => void;
 }
 
 /** The store counts without a ceiling; the tier decides. */
 const UNBOUNDED_POINTS = 2_000_000_000;
+/** A slice is this fraction of what the window has left: large enough to spare round trips, small enough to share. */
+const SLICE_DIVISOR = 8;
+const REDIS_READY_MS = 5_000;
 
 /** The slice of `pg` this file uses (the package ships no types). */
 interface PgModule {
   Pool: new (options: { connectionString: string; max: number; connectionTimeoutMillis: number }) => { end(): Promise<void>; on(event: 'error', listener: (error: unknown) => void): void };
 }
 
+/** What this instance knows of one account's current window. */
+interface Window {
+  /** When the store's window ends (this instance's clock). */
+  endsAt: number;
+  /** The window's count in the store at the last round trip, slices of every instance included. */
+  counted: number;
+  /** Units of this instance's slices not yet used by a call. */
+  unused: number;
+  /** The store round trip in flight for this account, which concurrent calls wait for instead of starting another. */
+  taking?: Promise<void>;
+}
+
+async function sharedStore(options: WeightedRateLimiterOptions, duration: number, insurance: RateLimiterAbstract): Promise<{ store: RateLimiterAbstract; close: () => Promise<void> }> {
+  const common = { points: UNBOUNDED_POINTS, duration, keyPrefix: 'rl', insuranceLimiter: insurance };
+  if (options.redisUrl) {
+    const { Redis } = await import('ioredis');
+    // No offline queue: while Redis is away a call falls back to the insurance counter instead of waiting.
+    const client = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    client.on('error', (error: unknown) => logger.error({ err: error }, 'rate-limit store (Redis) connection failed'));
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => client.once('ready', () => resolve(true))),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), REDIS_READY_MS).unref()),
+    ]);
+    if (!ready) logger.warn('Redis is not reachable yet: rate limits are counted in this process until it is');
+    return { store: new RateLimiterRedis({ storeClient: client, ...common }), close: async () => void client.disconnect() };
+  }
+  const pg = createRequire(import.meta.url)('pg') as PgModule;
+  const pool = new pg.Pool({ connectionString: options.databaseUrl!, max: options.poolSize ?? 4, connectionTimeoutMillis: 5_000 });
+  // An idle connection the database drops (a restart, a cut network) is only logged: the next query reconnects.
+  pool.on('error', (error: unknown) => logger.error({ err: error }, 'rate-limit store connection failed'));
+  const store = new RateLimiterPostgres({
+    storeClient: pool,
+    storeType: 'pool',
+    tableName: options.tableName ?? 'billing_rate_limit',
+    tableCreated: true,
+    // One row per account, reused window after window: nothing to sweep.
+    clearExpiredByTimeout: false,
+    ...common,
+  });
+  return { store, close: () => pool.end() };
+}
+
 export async function createWeightedRateLimiter(options: WeightedRateLimiterOptions = {}): Promise<WeightedRateLimiter> {
   const tiers = options.tiers ?? DEFAULT_TIERS;
   const duration = options.windowSeconds ?? 60;
   const insurance = new RateLimiterMemory({ points: UNBOUNDED_POINTS, duration, keyPrefix: 'rl' });
-  let store: RateLimiterAbstract = insurance;
-  let close = async () => {};
+  const shared = options.databaseUrl || options.redisUrl ? await sharedStore(options, duration, insurance) : undefined;
+  const store = shared?.store ?? insurance;
+  // One process alone (embedded default): every unit of the window may be this instance's at once.
+  const sliceOf = (left: number) => (shared ? Math.ceil(left / SLICE_DIVISOR) : left);
+  const windows = new Map<string, Window>();
 
-  if (options.databaseUrl) {
-    const pg = createRequire(import.meta.url)('pg') as PgModule;
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4, connectionTimeoutMillis: 5_000 });
-    // An idle connection the database drops (a restart, a cut network) is only logged: the next query reconnects.
-    pool.on('error', (error: unknown) => logger.error({ err: error }, 'rate-limit store connection failed'));
-    store = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: options.tableName ?? 'billing_rate_limit',
-      tableCreated: true,
-      // One row per account, reused window after window: nothing to sweep.
-      clearExpiredByTimeout: false,
-      points: UNBOUNDED_POINTS,
-      duration,
-      keyPrefix: 'rl',
-      insuranceLimiter: insurance,
-    });
-    close = () => pool.end();
-  }
+  const windowOf = (workspaceId: string, now: number): Window => {
+    let window = windows.get(workspaceId);
+    // A window whose first round trip is still in flight has no end yet: it is the current one.
+    if (!window || (!window.taking && now >= window.endsAt)) {
+      if (windows.size >= 100_000) windows.clear();
+      window = { endsAt: 0, counted: 0, unused: 0 };
+      windows.set(workspaceId, window);
+    }
+    return window;
+  };
 
-  // A refused call counts its weight until it gives it back; a call of the same account counted in between
-  // would see the inflated window and be refused wrongly. Each account's count-and-give-back therefore runs one
-  // at a time in this process. Between instances the window can still be seen inflated for that instant, which
-  // only ever errs towards refusing, never towards letting more through.
-  const queues = new Map<string, Promise<unknown>>();
-  const oneAtATime = <T>(key: string, step: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(key) ?? Promise.resolve()).then(step, step);
-    const tail = run.catch(() => undefined);
-    queues.set(key, tail);
-    void tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return run;
+  /** One round trip: asks the store for `wanted` units, keeps what fits under the ceiling, gives the rest back. */
+  const take = async (workspaceId: string, window: Window, wanted: number, needed: number, ceiling: number): Promise<void> => {
+    if (shared) options.onStoreCall?.();
+    const counted = await store.consume(workspaceId, wanted);
+    window.endsAt = Date.now() + counted.msBeforeNext;
+    const granted = Math.min(wanted, ceiling - (counted.consumedPoints - wanted));
+    const kept = granted >= needed ? granted : 0;
+    window.counted = counted.consumedPoints - (wanted - kept);
+    window.unused += kept;
+    if (kept < wanted) {
+      if (shared) options.onStoreCall?.();
+      await store.reward(workspaceId, wanted - kept);
+    }
   };
 
   return {
@@ -96,13 +140,30 @@ export async function createWeightedRateLimiter(options: WeightedRateLimiterOpti
       if (!Number.isInteger(weight) || weight < 1) throw new RangeError('A rate-limit weight is an integer ≥ 1.');
       const ceiling = tiers[tier].rateLimitPerMinute;
       if (weight > ceiling) return { ok: false, ceiling };
-      return oneAtATime(workspaceId, async (): Promise<RateLimitOutcome> => {
-        const counted = await store.consume(workspaceId, weight);
-        if (counted.consumedPoints <= ceiling) return { ok: true, remaining: ceiling - counted.consumedPoints };
-        await store.reward(workspaceId, weight);
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)) };
-      });
+      // Bounded: each round trip either grants this call's weight or shows the window cannot fit it.
+      for (;;) {
+        const now = Date.now();
+        const window = windowOf(workspaceId, now);
+        if (window.unused >= weight) {
+          window.unused -= weight;
+          return { ok: true, remaining: Math.max(0, ceiling - window.counted) + window.unused };
+        }
+        // The store's last count shows the window cannot fit this call: refused with no round trip.
+        if (window.endsAt > now && window.counted + weight - window.unused > ceiling) {
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+        }
+        if (window.taking) {
+          await window.taking;
+          continue;
+        }
+        const needed = weight - window.unused;
+        const left = window.endsAt > now ? ceiling - window.counted : ceiling;
+        window.taking = take(workspaceId, window, Math.min(left, Math.max(needed, sliceOf(left))), needed, ceiling).finally(() => (window.taking = undefined));
+        await window.taking;
+      }
     },
-    close: () => close(),
+    close: async () => {
+      await shared?.close();
+    },
   };
 }

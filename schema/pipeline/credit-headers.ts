@@ -1,10 +1,23 @@
 import { authenticate } from './authenticate.ts';
+import { ServiceError } from '../../core/error-catalogue.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 
 /** The credit headers of a call: what it charged and, when the caller is known, what is left. */
 export function setCreditHeaders(ctx: RequestContext, charged: number, remaining: number | undefined): void {
   ctx.responseHeaders['x-credits-charged'] = String(charged);
-  if (remaining !== undefined) ctx.responseHeaders['x-credits-remaining'] = String(remaining);
+  if (remaining === undefined) return;
+  ctx.responseHeaders['x-credits-remaining'] = String(remaining);
+  if (ctx.principal) ctx.deps.balances.remember(ctx.principal.workspaceId, remaining);
+}
+
+/**
+ * What is left, for a call refused before any credit moved: a rate-limit refusal reports the balance this instance
+ * last reported for the account (no database round trip, docs/hot-path.md); anything else reads it.
+ */
+export async function remainingAfterRefusal(ctx: RequestContext, error: unknown): Promise<number | undefined> {
+  if (!ctx.principal) return undefined;
+  const known = error instanceof ServiceError && error.extensions.code === 'rate_limited' ? ctx.deps.balances.recall(ctx.principal.workspaceId) : undefined;
+  return known ?? (await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined));
 }
 
 /**

@@ -7,19 +7,33 @@ export interface WeightedLimiter {
   consume(workspaceId: string, tier: Tier, weight: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number } | { ok: false; ceiling: number }>;
 }
 
-/** How long a workspace's tier is reused for rate limiting: it changes only on a purchase or refund, and a few seconds late is harmless. */
+/** How long a workspace's tier is reused before it is read again: it changes only on a purchase or refund. */
 const TIER_TTL_MS = 5_000;
 
 /** The pipeline's rate-limit hook: per account (workspace), weighted, ceiling from the account's tier. */
 export function createRateGate(limiter: WeightedLimiter, credits: CreditsService, now: () => number = Date.now): RateGate {
-  const tiers = new Map<string, { tier: Tier; until: number }>();
+  const tiers = new Map<string, { tier: Tier; until: number; reading?: Promise<Tier> }>();
+  const read = (workspaceId: string): Promise<Tier> => {
+    const reading = credits.limits(workspaceId).then((limits) => {
+      const tier = limits?.tier ?? 'free';
+      if (tiers.size > 10_000) tiers.clear();
+      tiers.set(workspaceId, { tier, until: now() + TIER_TTL_MS });
+      return tier;
+    });
+    return reading;
+  };
+  // A known tier answers at once; past its lifetime it is read again behind the call (a few seconds late is
+  // harmless), so no call, and no refusal, waits on the database for it.
   const tierOf = async (workspaceId: string): Promise<Tier> => {
     const cached = tiers.get(workspaceId);
-    if (cached && cached.until > now()) return cached.tier;
-    const tier = (await credits.limits(workspaceId))?.tier ?? 'free';
-    if (tiers.size > 10_000) tiers.clear();
-    tiers.set(workspaceId, { tier, until: now() + TIER_TTL_MS });
-    return tier;
+    if (!cached) return read(workspaceId);
+    if (cached.until <= now() && !cached.reading) {
+      cached.reading = read(workspaceId).catch(() => {
+        cached.reading = undefined;
+        return cached.tier;
+      });
+    }
+    return cached.tier;
   };
   return {
     async consume(principal, weight) {

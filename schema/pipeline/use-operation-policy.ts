@@ -6,7 +6,7 @@ import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
 import { grants, SCOPES } from '../../adapters/identity/scopes.ts';
 import { authenticate } from './authenticate.ts';
-import { setCreditHeaders } from './credit-headers.ts';
+import { remainingAfterRefusal, setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
 import { refuseAboveCeiling, worstCaseCredits } from './worst-case-credits.ts';
@@ -84,7 +84,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         }
       } catch (error) {
         // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
-        const remaining = ctx.principal ? await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined) : undefined;
+        const remaining = await remainingAfterRefusal(ctx, error);
         setCreditHeaders(ctx, 0, remaining);
         setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
         return;

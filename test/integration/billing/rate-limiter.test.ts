@@ -81,4 +81,27 @@ describe('weighted per-account rate limit', () => {
     // each in-process limiter counts alone.
     expect(admitted).toBe(fixture.database.backend === 'postgresql' ? 10 : 20);
   });
+
+  it('counts in memory between round trips: slices of the window, not one store call per call', async () => {
+    let storeCalls = 0;
+    const limiter = await createWeightedRateLimiter({ databaseUrl: fixture.database.databaseUrl, tiers: createTierTable({ free: { rateLimitPerMinute: 1_000 } }), onStoreCall: () => storeCalls++ });
+    limiters.push(limiter);
+    const account = await fixture.createWorkspace({ freeGrant: false });
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => limiter.consume(account, 'free', 1)));
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    // Each slice is an eighth of what is left: 200 of 1,000 take a handful of round trips (none in memory).
+    expect(storeCalls).toBeLessThanOrEqual(fixture.database.backend === 'postgresql' ? 5 : 0);
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('shares one exact window between two instances through Redis (REDIS_URL)', async () => {
+    const open = () => createWeightedRateLimiter({ redisUrl: process.env.TEST_REDIS_URL, tiers });
+    const [first, second] = [await open(), await open()];
+    limiters.push(first, second);
+    const account = `redis-${crypto.randomUUID()}`;
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first : second).consume(account, 'free', 1)));
+    expect(outcomes.filter((o) => o.ok).length).toBe(10);
+    const refused = await first.consume(account, 'free', 1);
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+  });
 });
