@@ -43,9 +43,9 @@ export function judge(results: readonly LoadResult[]): GoalOutcome[] {
   });
 }
 
-export function printTable(title: string, results: readonly LoadResult[], bare: LoadResult): void {
+export function printTable(title: string, results: readonly LoadResult[], bare: LoadResult, baselineName = 'bare'): void {
   console.log(`\n### ${title}\n`);
-  console.log('| target | req/s | × bare | p50 ms | p99 ms | non-2xx | errors |');
+  console.log(`| target | req/s | × ${baselineName} | p50 ms | p99 ms | non-2xx | errors |`);
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(`| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${(r.requestsPerSecond / bare.requestsPerSecond).toFixed(2)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${r.errors} |`);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../test/support/oauth-client.ts';
-import { load, printTable, type LoadResult } from './load.ts';
+import { printTable } from './goals.ts';
+import { load, type LoadResult } from './load.ts';
 import { spawnService } from './processes.ts';
 
 /**
@@ -39,7 +40,7 @@ async function accessToken(url: string, dataDir: string): Promise<string> {
   return tokens.body.access_token as string;
 }
 
-const service = await spawnService({ SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 1_000_000_000 } }) });
+const service = await spawnService({ databaseUrl: process.env.DATABASE_URL, env: { SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 1_000_000_000 } }) } });
 try {
   const token = await accessToken(service.url, service.dataDir);
   const call = (credential: string) => ({
@@ -52,7 +53,7 @@ try {
   const key = await load({ name: 'MCP whoami, API key', ...call(service.key) }, { seconds, connections });
   results.push(key, await load({ name: 'MCP whoami, OAuth access token', ...call(token) }, { seconds, connections }));
   console.log(`\nNode ${process.version}, ${connections} connections, ${seconds}s per target, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
-  printTable(results, key);
+  printTable('MCP whoami: API key and OAuth access token', results, key, 'API key');
 } finally {
   await service.stop();
 }
