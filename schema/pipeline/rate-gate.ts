@@ -13,15 +13,13 @@ const TIER_TTL_MS = 5_000;
 /** The pipeline's rate-limit hook: per account (workspace), weighted, ceiling from the account's tier. */
 export function createRateGate(limiter: WeightedLimiter, credits: CreditsService, now: () => number = Date.now): RateGate {
   const tiers = new Map<string, { tier: Tier; until: number; reading?: Promise<Tier> }>();
-  const read = (workspaceId: string): Promise<Tier> => {
-    const reading = credits.limits(workspaceId).then((limits) => {
+  const read = (workspaceId: string): Promise<Tier> =>
+    credits.limits(workspaceId).then((limits) => {
       const tier = limits?.tier ?? 'free';
       if (tiers.size > 10_000) tiers.clear();
       tiers.set(workspaceId, { tier, until: now() + TIER_TTL_MS });
       return tier;
     });
-    return reading;
-  };
   // A known tier answers at once; past its lifetime it is read again behind the call (a few seconds late is
   // harmless), so no call, and no refusal, waits on the database for it.
   const tierOf = async (workspaceId: string): Promise<Tier> => {
