@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashPassword, verifyPassword } from '../adapters/people/password-hash.ts';
-import { load, printTable } from './load.ts';
+import { printTable } from './goals.ts';
+import { load } from './load.ts';
 import { spawnService } from './processes.ts';
 
 /**
@@ -17,7 +18,7 @@ const started = performance.now();
 for (let i = 0; i < HASHES; i++) await verifyPassword('benchmark-password', stored);
 console.log(`scrypt (N=2^15, r=8, p=1) password check: ${((performance.now() - started) / HASHES).toFixed(1)} ms each`);
 
-const service = await spawnService({ SVC_SIM_PUBLISH: 'off' });
+const service = await spawnService({ databaseUrl: process.env.DATABASE_URL });
 try {
   const whoami = (await (await fetch(`${service.url}/v1/whoami`, { headers: { authorization: `Bearer ${service.key}` } })).json()) as { data: { workspaceId: string } };
   const password = /password: (\S+)/.exec(await readFile(join(service.dataDir, 'demo-person'), 'utf8'))?.[1] ?? '';
@@ -40,7 +41,7 @@ try {
     await load({ name: 'GET keys page (signed in)', url: `${base}/keys`, headers }, { seconds, connections }),
     await load({ name: 'GET usage page (signed in)', url: `${base}/usage`, headers }, { seconds, connections }),
   ];
-  printTable(results, baseline);
+  printTable('dashboard pages against /health', results, baseline, '/health');
 } finally {
   await service.stop();
 }
