@@ -23,13 +23,19 @@ function page(title: string, body: unknown): string {
   </html>`)}`;
 }
 
+/** Who is signing in, how far the client's name can be trusted, and where access goes. */
+function signedInLine(view: ApprovalView): string {
+  const identity = /^https:\/\//.test(view.clientId) ? `The client publishes who it is at ${view.clientId}.` : 'The client named itself when it registered.';
+  return `Signed in as ${view.personEmail}. ${identity} It will receive access at ${view.redirectHost}.`;
+}
+
 /** The approval screen: which client, which workspace, and whether it may touch monitors and webhooks. */
 export function approvalPage(view: ApprovalView): string {
   return page(
     `Connect ${view.clientName}`,
     html`<main>
       <h1>Connect <strong>${view.clientName}</strong> to your workspace</h1>
-      <p class="muted">Signed in as ${view.personEmail}. The client ${view.clientId} will receive access at ${view.redirectHost}.</p>
+      <p class="muted">${signedInLine(view)}</p>
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : null}
       <form method="post" action=${view.action}>
         <fieldset>

@@ -64,6 +64,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    // A browser-based public client (the Inspector in a page) may call the token endpoint from its own redirect URIs' origin.
+    clientBasedCORS: (_ctx, origin, client) => client.clientAuthMethod === 'none' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     // Errors that cannot go back to the client (a wrong redirect URI, an unknown client) are shown to the person.
     renderError: async (ctx, out) => {
       ctx.type = 'html';
