@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 import { normaliseScopes, type Scope } from '../identity/scopes.ts';
+import { storedId } from './oauth-model-adapter.ts';
 
 /**
  * An approved MCP client of a workspace: a principal like a key, listed with the keys as `<client> (MCP)` and revoked
@@ -87,7 +88,7 @@ export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionS
 
     async verifyAccessToken(token) {
       const now = clock();
-      const [row] = await db.all<TokenRow>(TOKEN_QUERY, [token, now.toISOString()]);
+      const [row] = await db.all<TokenRow>(TOKEN_QUERY, [storedId('AccessToken', token), now.toISOString()]);
       if (!row) return { failure: 'unknown' };
       if (row.revoked) return { failure: 'revoked' };
       const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as { aud?: unknown; exp?: number; clientId: string };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 
 /** What oidc-provider stores through an adapter: one JSON document per record, with a few indexed fields. */
@@ -32,6 +33,14 @@ function parsePayload(row: Row | undefined): OAuthPayload | undefined {
   return row.consumed_ms === null ? payload : { ...payload, consumed: Math.floor(row.consumed_ms / 1000) };
 }
 
+/** Records whose id is a bearer credential: like API keys, only its hash is stored, and the payload loses its copy. */
+const CREDENTIAL_KINDS: ReadonlySet<string> = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'RegistrationAccessToken', 'InitialAccessToken']);
+
+/** The row id a record is stored under: the SHA-256 of a credential, the id itself otherwise. */
+export function storedId(kind: string, id: string): string {
+  return CREDENTIAL_KINDS.has(kind) ? createHash('sha256').update(id).digest('base64url') : id;
+}
+
 const SELECT = `select "payload", (extract(epoch from "consumed_at") * 1000)::float8 as "consumed_ms" from "oauth_model"`;
 const LIVE = `("expires_at" is null or "expires_at" > ?)`;
 /**
@@ -47,6 +56,7 @@ const GRANT_NOT_REVOKED = `not exists (select 1 from "api_key" k where k."oauth_
  */
 export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: string) => OAuthModelAdapter {
   return (kind) => {
+    const credential = CREDENTIAL_KINDS.has(kind);
     const findWhere = async (condition: string, value: string): Promise<OAuthPayload | undefined> => {
       const extra = kind === 'Grant' ? ` and ${GRANT_NOT_REVOKED}` : '';
       const [row] = await db.all<Row>(`${SELECT} where "kind" = ? and ${condition} = ? and ${LIVE}${extra} limit 1`, [kind, value, clock().toISOString()]);
@@ -54,23 +64,28 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: s
     };
     return {
       async upsert(id, payload, expiresIn) {
+        const { jti: _credential, ...kept } = payload;
+        const stored = credential ? kept : payload;
         const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000).toISOString() : null;
         await db.all(
           `insert into "oauth_model" ("kind", "id", "payload", "grant_id", "uid", "user_code", "expires_at")
            values (?, ?, ?::jsonb, ?, ?, ?, ?)
            on conflict ("kind", "id") do update set "payload" = excluded."payload", "grant_id" = excluded."grant_id",
              "uid" = excluded."uid", "user_code" = excluded."user_code", "expires_at" = excluded."expires_at"`,
-          [kind, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
+          [kind, storedId(kind, id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
         );
       },
-      find: (id) => findWhere('"id"', id),
+      async find(id) {
+        const found = await findWhere('"id"', storedId(kind, id));
+        return found && credential ? { ...found, jti: id } : found;
+      },
       findByUid: (uid) => findWhere('"uid"', uid),
       findByUserCode: (userCode) => findWhere('"user_code"', userCode),
       async consume(id) {
-        await db.all(`update "oauth_model" set "consumed_at" = ? where "kind" = ? and "id" = ?`, [clock().toISOString(), kind, id]);
+        await db.all(`update "oauth_model" set "consumed_at" = ? where "kind" = ? and "id" = ?`, [clock().toISOString(), kind, storedId(kind, id)]);
       },
       async destroy(id) {
-        await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, id]);
+        await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, storedId(kind, id)]);
       },
       async revokeByGrantId(grantId) {
         await db.all(`delete from "oauth_model" where "grant_id" = ?`, [grantId]);

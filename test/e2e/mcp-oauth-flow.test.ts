@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -232,10 +233,24 @@ describe('a connection', () => {
 
   it('refuses a token whose audience is another resource', async () => {
     const { tokens } = await signIn();
-    await svc.service.orm.em.getConnection().execute(`update "oauth_model" set "payload" = jsonb_set("payload", '{aud}', '"https://elsewhere.example/mcp"') where "kind" = 'AccessToken' and "id" = ?`, [tokens.access_token]);
+    await svc.service.orm.em.getConnection().execute(`update "oauth_model" set "payload" = jsonb_set("payload", '{aud}', '"https://elsewhere.example/mcp"') where "kind" = 'AccessToken' and "id" = ?`, [storedId('AccessToken', tokens.access_token)]);
     const res = await mcp(tokens.access_token, whoamiCall);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('keeps no token in the clear at rest: only hashes, as for API keys', async () => {
+    const { tokens } = await signIn();
+    const rows = await svc.service.orm.em.getConnection().execute<Array<{ n: number }>>(
+      `select count(*)::int as "n" from "oauth_model" where "id" in (?, ?) or "payload"::text like ? or "payload"::text like ?`,
+      [tokens.access_token, tokens.refresh_token, `%${tokens.access_token}%`, `%${tokens.refresh_token}%`],
+    );
+    expect(rows[0].n).toBe(0);
+    const hashed = await svc.service.orm.em.getConnection().execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "id" in (?, ?)`, [
+      storedId('AccessToken', tokens.access_token),
+      storedId('RefreshToken', tokens.refresh_token),
+    ]);
+    expect(hashed[0].n).toBe(2);
   });
 
   it('rotates its refresh token: the new one works, the old one is refused', async () => {
