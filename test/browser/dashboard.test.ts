@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
+import { createConnectionStore } from '../../adapters/oauth/connection-store.ts';
 import { findChromium, NO_BROWSER_NOTICE } from '../support/chromium.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -74,6 +76,19 @@ describe.skipIf(!executablePath)(`dashboard in headless Chromium${executablePath
     const row = page.locator('table.keys tr', { hasText: 'crawler' });
     await expect(row.locator('.mono').first().textContent()).resolves.toBe(`${secret.slice(0, 20)}…`);
     await expect(row.locator('.last-used').textContent()).resolves.toMatch(/UTC$/);
+    // An approved MCP client shares the list (its approval flow is tested with the OAuth server).
+    const person = await svc.service.identity.getPersonByEmail('ada@example.com');
+    const workspaceId = new URL(page.url()).pathname.split('/')[3];
+    await createConnectionStore(sqlDbFromOrm(svc.service.orm), () => new Date()).create({
+      workspaceId,
+      personId: person!.id,
+      clientId: 'browser-test-client',
+      clientName: 'Claude Desktop',
+      scopes: ['read:social', 'usage:read'],
+      grantId: 'browser-test-grant',
+    });
+    await page.reload();
+    await expect(page.locator('table.keys tr', { hasText: 'Claude Desktop (MCP)' }).getByRole('button', { name: 'Revoke' }).isVisible()).resolves.toBe(true);
     await shoot('keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('revoked: calls with it now get 401.');
