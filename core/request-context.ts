@@ -1,3 +1,4 @@
+import type { SentCallOptions } from './call-options.ts';
 import { ServiceError } from './error-catalogue.ts';
 import type { Meter } from './meter.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -36,6 +37,13 @@ export interface RequestContext {
   now: () => Date;
   /** The catalogue operations the call ran (set by the pipeline), for the access log. */
   operation?: string;
+  /** `maxCredits` and `dryRun` as the client sent them (headers, GraphQL extensions, MCP arguments). */
+  callOptions?: SentCallOptions;
+  /**
+   * The root field's `limit` as the client asked it, when the pipeline serves a smaller page to keep within
+   * `maxCredits`: the page's cursor stays bound to the request as sent.
+   */
+  limitAsked?: number;
 }
 
 /** Per-request memoised value, e.g. a dataloader set; never shared across requests. */

@@ -28,6 +28,19 @@ const passThrough: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
+/** Arguments every billed tool takes beside the operation's own: the call's credit ceiling and dry run. */
+const CALL_OPTION_SCHEMAS = {
+  maxCredits: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 1_000_000_000,
+    description: 'The most this call may be charged. A call whose worst case is higher is refused free (400 naming maxCredits), or served as a smaller page where the tool takes a limit (meta.partial says so).',
+  },
+  dryRun: { type: 'boolean', description: 'true: run nothing and charge nothing; the result is data null with meta.estimate (minimumCredits, worstCaseCredits, rateLimitWeight).' },
+} as const;
+
+const isBilled = (op: OperationSpec) => op.billing.minimumCredits > 0;
+
 const toolSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
 const outputSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
 
@@ -39,7 +52,9 @@ function outputSchemaOf(op: OperationSpec) {
     // Named shapes stay in `$defs` at the root, where the `$ref`s inside `data` point.
     const { $schema: _ignored, $defs, ...dataSchema } = data;
     const meta = { type: 'object', properties: { requestId: { type: 'string' } }, required: ['requestId'] };
-    const envelope = { type: 'object', properties: { data: dataSchema, meta }, required: ['data', 'meta'], ...($defs ? { $defs } : {}) };
+    // A dry run of a billed tool answers data null.
+    const dataOrNull = isBilled(op) ? { anyOf: [dataSchema, { type: 'null' }] } : dataSchema;
+    const envelope = { type: 'object', properties: { data: dataOrNull, meta }, required: ['data', 'meta'], ...($defs ? { $defs } : {}) };
     schema = fromJsonSchema(envelope as JsonSchemaType, passThrough);
     outputSchemas.set(op, schema);
   }
@@ -75,7 +90,9 @@ function annotationsOf(op: OperationSpec) {
 function toolSchemaOf(op: OperationSpec) {
   let schema = toolSchemas.get(op);
   if (!schema) {
-    schema = fromJsonSchema(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchemaType, passThrough);
+    const input = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
+    const withOptions = isBilled(op) ? { ...input, properties: { ...input.properties, ...CALL_OPTION_SCHEMAS } } : input;
+    schema = fromJsonSchema(withOptions as JsonSchemaType, passThrough);
     toolSchemas.set(op, schema);
   }
   return schema;
@@ -110,7 +127,9 @@ export function buildMcpServer(
     const annotations = annotationsOf(op);
     const config = { title: annotations.title, description: toolDescription(op), inputSchema: toolSchemaOf(op), outputSchema: outputSchemaOf(op), annotations };
     server.registerTool(op.tool, config, async (raw: unknown) => {
-      const args = (raw ?? {}) as Record<string, unknown>;
+      const { maxCredits, dryRun, ...own } = (raw ?? {}) as Record<string, unknown>;
+      // Only billed tools take the call options; on a free one they are unknown arguments like any other.
+      const args = isBilled(op) ? own : ((raw ?? {}) as Record<string, unknown>);
       // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns.
       const unknown = Object.keys(args).find((name) => !(name in op.input.shape));
       // Command-line clients infer types: an all-digit id arrives as a number where the input is a digit string.
@@ -121,7 +140,12 @@ export function buildMcpServer(
         return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });
       }
       // Each call of a JSON-RPC batch is metered and settled on its own; the response's headers add them up.
-      const call: RequestContext = { ...ctx, meter: new Meter(), memo: new Map(), responseHeaders: {} };
+      const callOptions = {
+        ...ctx.callOptions,
+        ...(maxCredits === undefined ? {} : { maxCredits: { value: maxCredits, field: 'maxCredits' } }),
+        ...(dryRun === undefined ? {} : { dryRun: { value: dryRun, field: 'dryRun' } }),
+      };
+      const call: RequestContext = { ...ctx, meter: new Meter(), memo: new Map(), responseHeaders: {}, callOptions };
       const result = await executor(op, args, call);
       addCallHeaders(ctx, call);
       return toolResult(toEnvelope(op, result, ctx.requestId), result.extensions?.credits);

@@ -22,6 +22,8 @@ export async function cursorPage<T, State>(
 ): Promise<Page<T>> {
   const binding = `${info.parentType.name}.${info.fieldName}`;
   const bound = { ...params } as Record<string, unknown>;
+  // A root page served smaller to keep within maxCredits stays bound to the limit the client asked for.
+  if (ctx.limitAsked !== undefined && info.parentType.name === 'Query') bound.limit = ctx.limitAsked;
   const state = await resolveCursorState(ctx, readCursor<State>(ctx, binding, bound));
   const page = await fetch(state);
   return { items: page.items, nextCursor: page.next ? signCursor(ctx, binding, bound, await cursorState(ctx, page.next)) : null };

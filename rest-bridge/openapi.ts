@@ -55,6 +55,51 @@ function metaMemberSchema(shape: z.ZodType, always: boolean, components: Compone
 
 const READ_ERRORS = [400, 401, 402, 403, 404, 429, 500, 503];
 
+/** Headers every billed operation takes: the call's credit ceiling and dry run (docs/api-conventions.md). */
+const CALL_OPTION_HEADERS: JsonSchema[] = [
+  {
+    name: 'x-max-credits',
+    in: 'header',
+    required: false,
+    description: 'The most this call may be charged. A call whose worst case is higher is refused free (400, `details.field` = `x-max-credits`), or served as a smaller page where the operation takes a `limit` (`meta.partial` says so).',
+    schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+  },
+  {
+    name: 'x-dry-run',
+    in: 'header',
+    required: false,
+    description: '`true`: run nothing and charge nothing (rate-limit weight 1); `data` is null and `meta.estimate` says what the call would cost.',
+    schema: { type: 'boolean' },
+  },
+];
+
+/** `meta` members the pipeline adds to a billed operation's success. */
+const CALL_META: Record<string, JsonSchema> = {
+  dryRun: { type: 'boolean', const: true, description: 'Present on a dry run: nothing ran, nothing was charged.' },
+  estimate: {
+    type: 'object',
+    description: 'On a dry run: what the call would cost and weigh.',
+    required: ['minimumCredits', 'worstCaseCredits', 'rateLimitWeight'],
+    properties: {
+      minimumCredits: { type: 'integer', minimum: 0, description: 'Charged even when nothing matches.' },
+      worstCaseCredits: { type: 'integer', minimum: 0, description: 'The most the call can be charged (the credits held while it runs).' },
+      rateLimitWeight: { type: 'integer', minimum: 1, description: 'What the real call counts against the per-minute limit (a dry run counts 1).' },
+      limit: { type: 'integer', minimum: 1, description: 'The smaller page size the call would be served with under `x-max-credits`.' },
+    },
+  },
+  partial: {
+    type: 'object',
+    description: 'Present when the page was served smaller than asked so that its worst case fits `x-max-credits`; `nextCursor` continues the request as sent.',
+    required: ['reason', 'maxCredits', 'limit', 'limitAsked'],
+    properties: {
+      reason: { type: 'string', enum: ['max_credits'] },
+      maxCredits: { type: 'integer', minimum: 0 },
+      limit: { type: 'integer', minimum: 1, description: 'Items asked of the platform for this page.' },
+      limitAsked: { type: 'integer', minimum: 1, description: 'The `limit` of the request.' },
+    },
+  },
+};
+
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -75,6 +120,8 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
       schema,
       ...(name in (op.example as Record<string, unknown>) ? { example: (op.example as Record<string, unknown>)[name] } : {}),
     }));
+  const billed = op.billing.minimumCredits > 0;
+  if (billed) parameters.push(...(CALL_OPTION_HEADERS as typeof parameters));
   const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)));
   const envelope = op.rest.envelope !== false;
   const meta: JsonSchema = {
@@ -87,10 +134,13 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
           metaMemberSchema(shape, op.result?.metaAlways?.includes(member) ?? false, components),
         ]),
       ),
+      ...(billed ? CALL_META : {}),
     },
     required: ['requestId', ...(op.result?.metaAlways ?? [])],
   };
-  const data = jsonSchema(op.output, 'output', components);
+  const output = jsonSchema(op.output, 'output', components);
+  // A dry run of a billed operation answers data null.
+  const data = billed ? { anyOf: [output, { type: 'null' }] } : output;
   const successStatus = String(op.rest.successStatus ?? 200);
   const responses: Record<string, JsonSchema> = {
     [successStatus]: {

@@ -48,6 +48,8 @@ export function envelopeOfError(requestId: string, error: GraphQLError): Envelop
 export function toEnvelope(op: OperationSpec, result: ExecutionResult, requestId: string): EnvelopeResponse {
   const firstError = result.errors?.[0];
   if (firstError) return envelopeOfError(requestId, firstError);
+  const flags = pipelineMeta(result);
+  if (flags.dryRun) return { status: 200, headers: {}, body: { data: null, meta: { requestId, ...flags } }, isError: false };
   const payload = (result.data as Record<string, unknown> | null | undefined)?.[op.graphql.field];
   if (op.rest.envelope === false) {
     return { status: op.rest.statusFromData?.(payload) ?? 200, headers: {}, body: payload, isError: false };
@@ -65,5 +67,13 @@ export function toEnvelope(op: OperationSpec, result: ExecutionResult, requestId
     }
     data = mapping.dataField ? rest[mapping.dataField] : rest;
   }
-  return { status: op.rest.successStatus ?? 200, headers: {}, body: { data, meta }, isError: false };
+  return { status: op.rest.successStatus ?? 200, headers: {}, body: { data, meta: { ...meta, ...flags } }, isError: false };
+}
+
+/** What the pipeline reports about the call itself (GraphQL `extensions`), lifted into `meta` on REST and MCP. */
+export const PIPELINE_META = ['dryRun', 'estimate', 'partial'] as const;
+
+function pipelineMeta(result: ExecutionResult): Record<string, unknown> {
+  const extensions = (result.extensions ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(PIPELINE_META.filter((name) => extensions[name] !== undefined).map((name) => [name, extensions[name]]));
 }

@@ -6,6 +6,7 @@ import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
 import { logger } from '../adapters/logging/logger.ts';
+import { callOptionsFromHeaders } from '../core/call-options.ts';
 import { Meter } from '../core/meter.ts';
 import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
@@ -43,6 +44,7 @@ function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, 
     responseHeaders: {},
     memo: new Map(),
     now: routes.now,
+    callOptions: callOptionsFromHeaders((name) => req.headers[name]),
   });
 }
 

@@ -14,6 +14,8 @@ import { validationFailure } from '../builder.ts';
 import { argumentSchemaOf } from '../operation-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
+import { checkCallOptions, type CallOptions, type SentCallOptions } from '../../core/call-options.ts';
+import { ceilingRefusal, estimateOf, smallerPage, type SmallerPage } from './credit-ceiling.ts';
 
 interface PlannedField extends RootField {
   op: OperationSpec;
@@ -36,6 +38,18 @@ function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { 
   if (!coerced) return;
   const parsed = argumentSchemaOf(op.input).safeParse(coerced);
   if (!parsed.success) throw validationFailure(parsed.error.issues);
+}
+
+/**
+ * `maxCredits` and `dryRun` as sent: headers on every surface, MCP tool arguments (the bridge puts them on the
+ * context), or the GraphQL request's `extensions`, which win over the headers.
+ */
+function sentOptionsOf(ctx: RequestContext): SentCallOptions {
+  const extensions = (ctx as { params?: { extensions?: Record<string, unknown> } }).params?.extensions ?? {};
+  const sent = { ...ctx.callOptions };
+  if (extensions.maxCredits !== undefined) sent.maxCredits = { value: extensions.maxCredits, field: 'extensions.maxCredits' };
+  if (extensions.dryRun !== undefined) sent.dryRun = { value: extensions.dryRun, field: 'extensions.dryRun' };
+  return sent;
 }
 
 function checkScopes(principal: Principal, fields: PlannedField[]): void {
@@ -68,16 +82,38 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         if (op) fields.push({ ...root, op });
       }
       if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
-      const worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
+      let worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
       let admission: Admission | undefined;
+      let options: CallOptions = { dryRun: false };
+      let partial: SmallerPage | undefined;
       try {
         if (fields.some(({ op }) => op.authentication === 'key')) {
+          options = checkCallOptions(sentOptionsOf(ctx));
           const principal = await authenticate(ctx);
           checkScopes(principal, fields);
-          await ctx.deps.rateLimits.consume(principal, fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
+          // A dry run runs nothing, so it weighs 1 whatever it estimates.
+          await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
+          const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
-          for (const field of fields) validateArguments(args.schema, operation.operation === 'mutation' ? 'mutation' : 'query', field, variables);
+          for (const field of fields) validateArguments(args.schema, kind, field, variables);
+          if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
+            // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.
+            const at = (limit: number) => worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits;
+            const only = fields.length === 1 ? { op: fields[0].op, args: argumentsOf(args.schema, kind, fields[0].node, variables) ?? {} } : undefined;
+            partial = ctx.surface !== 'graphql' && only ? smallerPage(only, options.maxCredits.credits, at) : undefined;
+            if (!partial) throw ceilingRefusal(options.maxCredits, worstCase.credits, 'worst_case');
+            args.variableValues = { ...variables, limit: partial.limit };
+            ctx.limitAsked = partial.limitAsked;
+            worstCase = worstCaseCredits(args.schema, args.document, args.variableValues, args.operationName);
+          }
           refuseAboveCeiling(worstCase);
+          if (options.dryRun) {
+            const remaining = await ctx.deps.billing.remaining(principal);
+            setCreditHeaders(ctx, 0, remaining);
+            const estimate = { ...estimateOf(fields, worstCase.credits), ...(partial ? { limit: partial.limit } : {}) };
+            setResultAndStopExecution({ data: null, extensions: { dryRun: true, estimate, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
+            return;
+          }
           const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
           // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
           if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
@@ -101,7 +137,11 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           let charged = 0;
           let remaining: number | undefined;
           let outcome: ExecutionResult = { ...result, ...(errors ? { errors } : {}) };
-          if (principal && admission) {
+          if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
+            // Walks the estimate cannot bound returned more than the ceiling: withheld, and nothing charged.
+            ({ remaining } = await ctx.deps.billing.release(principal, admission));
+            outcome = { errors: [toCatalogueError(ceilingRefusal(options.maxCredits, credits, 'price'))] };
+          } else if (principal && admission) {
             const settled = await settleExactly(ctx, principal, admission, credits);
             ({ charged, remaining } = settled);
             if (settled.refusal) outcome = { errors: [toCatalogueError(settled.refusal)] };
@@ -111,7 +151,8 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           }
           if (principal) setCreditHeaders(ctx, charged, remaining);
           if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
-          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, credits: { charged, remaining, worstCase: worstCase.credits } } } : outcome);
+          const flags = outcome.errors?.length && !outcome.data ? {} : partialOf(partial, options);
+          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase.credits } } } : outcome);
         },
       };
     },
@@ -145,6 +186,12 @@ async function settleExactly(
     }
   }
   return billing.settle(principal, hold, credits);
+}
+
+/** The flag of a page served smaller than asked to keep within `maxCredits`. */
+function partialOf(partial: SmallerPage | undefined, options: CallOptions): { partial?: Record<string, unknown> } {
+  if (!partial || !options.maxCredits) return {};
+  return { partial: { reason: 'max_credits', maxCredits: options.maxCredits.credits, limit: partial.limit, limitAsked: partial.limitAsked } };
 }
 
 /**
