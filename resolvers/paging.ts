@@ -1,12 +1,15 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { cursorState, readCursor, resolveCursorState, signCursor } from '../core/cursor.ts';
 import type { Page } from '../core/page.ts';
+import type { Truncation } from '../adapters/shapes/paging-shapes.ts';
 import type { RequestContext } from '../core/request-context.ts';
 
 /** What one upstream page gives: its items, and the paging state of the next page (none after the last). */
 export interface UpstreamPage<T, State> {
   items: T[];
   next: State | null | undefined;
+  /** Set when the platform capped or stalled the walk; it then ends on this page. */
+  truncated?: Truncation | null;
 }
 
 /**
@@ -26,5 +29,7 @@ export async function cursorPage<T, State>(
   if (ctx.limitAsked !== undefined && info.parentType.name === 'Query') bound.limit = ctx.limitAsked;
   const state = await resolveCursorState(ctx, readCursor<State>(ctx, binding, bound));
   const page = await fetch(state);
-  return { items: page.items, nextCursor: page.next ? signCursor(ctx, binding, bound, await cursorState(ctx, page.next)) : null };
+  const truncated = page.truncated ?? null;
+  const next = truncated ? null : page.next;
+  return { items: page.items, nextCursor: next ? signCursor(ctx, binding, bound, await cursorState(ctx, next)) : null, truncated };
 }

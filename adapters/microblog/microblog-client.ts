@@ -1,3 +1,4 @@
+import { stalled, type Truncation } from '../shapes/paging-shapes.ts';
 import { UpstreamHttpClient } from '../upstream/http-client.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import type {
@@ -45,6 +46,8 @@ export interface Page<T> {
   items: T[];
   /** Upstream `Bottom` cursor; null when the platform signals the end. */
   next: string | null;
+  /** Set when the platform sent back the cursor it was given (it cannot be walked further). */
+  truncated?: Truncation;
 }
 
 export interface PageRequest {
@@ -68,10 +71,15 @@ const USER_LIST_OPERATIONS: Record<UserListKind, MicroblogOperation> = {
   affiliates: 'UserBusinessProfileTeamTimeline',
 };
 
-/** A page whose bottom cursor leads nowhere new ends the walk: the platform keeps sending a cursor on the last page. */
+/**
+ * A page whose bottom cursor leads nowhere new ends the walk: the platform keeps sending a cursor on the last page,
+ * whose page is empty. A page of items that comes back with the very cursor it was asked with has stalled: asking
+ * for the next page would only repeat it.
+ */
 function pageOf<T>(items: T[], timeline: ParsedTimeline, cursorSent: string | undefined): Page<T> {
   const next = timeline.bottom;
   const empty = timeline.items.length === 0;
+  if (next && next === cursorSent && !empty) return { items, next: null, truncated: stalled() };
   return { items, next: next && next !== cursorSent && !empty ? next : null };
 }
 

@@ -3,6 +3,7 @@ import type { Page as UpstreamPage } from '../../adapters/microblog/microblog-cl
 import type { MicroblogPost, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
 import type { Page } from '../../core/page.ts';
 import type { RequestContext } from '../../core/request-context.ts';
+import { capped } from '../../adapters/shapes/paging-shapes.ts';
 import { cursorPage } from '../paging.ts';
 import { protectedAccount, resolveAccount } from './microblog-accounts.ts';
 import { microblogClient } from './microblog-context.ts';
@@ -45,6 +46,9 @@ function accountPage<T>(
     // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it.
     const total = state?.t ?? (profile && totalOf ? totalOf(profile) : undefined);
     const seen = (state?.n ?? 0) + page.items.length;
+    if (page.truncated) return { items: page.items, next: null, truncated: { ...page.truncated, seen, expected: total ?? null } };
+    // The platform ended the list short of the profile's own count of it.
+    if (!page.next && total !== undefined && seen < total) return { items: page.items, next: null, truncated: capped(seen, total) };
     if (!page.next || (total !== undefined && seen >= total)) return { items: page.items, next: null };
     return { items: page.items, next: { u: userId, c: page.next, ...(total === undefined ? {} : { n: seen, t: total }) } };
   });

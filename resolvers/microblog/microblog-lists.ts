@@ -3,6 +3,7 @@ import type { Page as UpstreamPage } from '../../adapters/microblog/microblog-cl
 import type { MicroblogList, MicroblogPost, MicroblogProfile, MicroblogSpace } from '../../adapters/shapes/microblog-shapes.ts';
 import type { Page } from '../../core/page.ts';
 import type { RequestContext } from '../../core/request-context.ts';
+import { capped } from '../../adapters/shapes/paging-shapes.ts';
 import { cursorPage } from '../paging.ts';
 import { microblogClient } from './microblog-context.ts';
 
@@ -35,6 +36,9 @@ function listPage<T>(
     const [page, list] = await Promise.all([fetch({ cursor: state?.c, count: args.limit }), state ? undefined : microblogClient(ctx).getList(args.id)]);
     const total = state?.t ?? (counted ? list?.memberCount : undefined);
     const seen = (state?.n ?? 0) + page.items.length;
+    if (page.truncated) return { items: page.items, next: null, truncated: { ...page.truncated, seen, expected: total ?? null } };
+    // The platform ended the members short of the List's own count of them.
+    if (!page.next && total !== undefined && seen < total) return { items: page.items, next: null, truncated: capped(seen, total) };
     const ended = !page.next || (total !== undefined && seen >= total);
     return { items: page.items, next: ended ? null : { c: page.next as string, ...(total === undefined ? {} : { n: seen, t: total }) } };
   });

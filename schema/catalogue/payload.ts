@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { def, idOf } from '../zod-shape.ts';
+import { TruncationShape } from '../../adapters/shapes/paging-shapes.ts';
 
 /** How the GraphQL payload of a root field maps to the REST/MCP `{data, meta}` envelope. */
 export interface ResultMapping {
@@ -20,6 +21,10 @@ export const NEXT_CURSOR = z
   .max(4096)
   .nullable()
   .describe('Cursor of the next page: send it back unchanged for the next page; null is the only end.');
+
+export const TRUNCATED = TruncationShape.nullable().describe(
+  'Present when the platform capped or stalled the walk: this page is its last (nextCursor null), though the platform holds more. Absent when the walk ended normally.',
+);
 
 export const OMITTED_NSFW = z
   .int()
@@ -46,7 +51,7 @@ export type PayloadOf<Output extends z.ZodType, R> = R extends { dataField: infe
 
 /** A page of items with its cursor (and any further meta members, such as `omittedNsfw`). */
 export function page<const Extra extends Record<string, z.ZodType> = {}>(extra: Extra = {} as Extra) {
-  return { dataField: 'items', meta: { nextCursor: NEXT_CURSOR, ...extra }, metaAlways: ['nextCursor'] } as const satisfies ResultMapping;
+  return { dataField: 'items', meta: { nextCursor: NEXT_CURSOR, truncated: TRUNCATED, ...extra }, metaAlways: ['nextCursor'] } as const satisfies ResultMapping;
 }
 
 /** Items looked up by id, with the ids that came back empty. */

@@ -83,12 +83,22 @@ function countOf(vars: Vars, fallback = 20): number {
  * One page of a list as AddEntries: items, then top and bottom cursors. Like the platform, a bottom cursor is
  * sent even on the last page; the page after it is empty.
  */
-function pagedInstructions<T>(scope: string, all: T[], vars: Vars, pageSize: number, toEntry: (item: T, position: number) => Wire, extra: Wire[] = []): Wire[] {
+function pagedInstructions<T>(
+  paging: MicroblogWorld['paging'],
+  scope: string,
+  all: T[],
+  vars: Vars,
+  pageSize: number,
+  toEntry: (item: T, position: number) => Wire,
+  extra: Wire[] = [],
+): Wire[] {
   const offset = decodeCursor(scope, vars.cursor);
-  const page = all.slice(offset, offset + pageSize);
+  const page = (paging.capAt === undefined ? all : all.slice(0, paging.capAt)).slice(offset, offset + pageSize);
+  // Stalled: the page comes with the cursor it was asked with, so asking for the next page repeats this one.
+  const stalled = paging.stallAt !== undefined && offset >= paging.stallAt && typeof vars.cursor === 'string';
   const entries = page.map((item, i) => toEntry(item, offset + i));
   entries.push(cursorEntry('Top', encodeCursor(`${scope}:top`, 0), -1));
-  entries.push(cursorEntry('Bottom', encodeCursor(scope, offset + page.length), offset + page.length));
+  entries.push(cursorEntry('Bottom', stalled ? String(vars.cursor) : encodeCursor(scope, offset + page.length), offset + page.length));
   return [{ type: 'TimelineClearCache' }, ...extra, { type: 'TimelineAddEntries', entries }];
 }
 
@@ -130,14 +140,14 @@ export function createMicroblogOperations(world: MicroblogWorld) {
     const firstPage = !vars.cursor;
     const pin = firstPage && pinned && visible(pinned) ? [{ type: 'TimelinePinEntry', entry: itemEntry(`tweet-${pinned.id}`, 0, tweetItem(encodeTweetResult(world, pinned))) }] : [];
     const list = posts.filter((p) => visible(p) && p.id !== pinned?.id).sort(newestFirst);
-    return userTimelineBody(result, pagedInstructions(`${op}:${owner.user.id}`, list, vars, countOf(vars), tweetEntry, pin));
+    return userTimelineBody(result, pagedInstructions(world.paging, `${op}:${owner.user.id}`, list, vars, countOf(vars), tweetEntry, pin));
   }
 
   function userList(op: string, vars: Vars, users: SimUser[], pageSize: number): Wire {
     const owner = timelineOwner(vars);
     if ('body' in owner) return owner.body;
     if (owner.user.protected) return userTimelineBody({ __typename: 'User' }, [{ type: 'TimelineAddEntries', entries: [] }]);
-    return userTimelineBody({ __typename: 'User' }, pagedInstructions(`${op}:${owner.user.id}`, users.filter((u) => !u.suspended), vars, pageSize, userEntry));
+    return userTimelineBody({ __typename: 'User' }, pagedInstructions(world.paging, `${op}:${owner.user.id}`, users.filter((u) => !u.suspended), vars, pageSize, userEntry));
   }
 
   function relationship(map: Map<string, string[]>, vars: Vars): SimUser[] {
@@ -240,13 +250,13 @@ export function createMicroblogOperations(world: MicroblogWorld) {
       const users = [...world.users.values()]
         .filter((u) => !u.suspended && terms.every((t) => `${u.username} ${u.name} ${u.bio}`.toLowerCase().includes(t)))
         .sort((a, b) => (world.followers.get(b.id)?.length ?? 0) - (world.followers.get(a.id)?.length ?? 0));
-      instructions = pagedInstructions(scope, users, vars, countOf(vars), userEntry);
+      instructions = pagedInstructions(world.paging, scope, users, vars, countOf(vars), userEntry);
     } else {
       const q = parseSearchQuery(raw);
       let posts = world.timeline.filter((p) => publicPost(p) && matchesSearch(world, p, q));
       if (product === 'Media') posts = posts.filter((p) => p.media.length > 0);
       posts = product === 'Top' ? posts.sort((a, b) => b.likeCount - a.likeCount || newestFirst(a, b)) : posts.reverse();
-      instructions = pagedInstructions(scope, posts, vars, countOf(vars), tweetEntry);
+      instructions = pagedInstructions(world.paging, scope, posts, vars, countOf(vars), tweetEntry);
     }
     return { data: { search_by_raw_query: { search_timeline: { timeline: { instructions } } } } };
   }
@@ -271,7 +281,7 @@ export function createMicroblogOperations(world: MicroblogWorld) {
         ? post.editIds.flatMap((id) => world.repostsOf.get(id) ?? []).filter((r) => !r.deleted).sort(newestFirst).map((r) => world.users.get(r.authorId)!)
         : [];
       // Suspended reposters stay in the list as UserUnavailable, as recorded.
-      return { data: { retweeters_timeline: { timeline: { instructions: pagedInstructions(`rt:${vars.tweetId}`, reposters, vars, countOf(vars), userEntry) } } } };
+      return { data: { retweeters_timeline: { timeline: { instructions: pagedInstructions(world.paging, `rt:${vars.tweetId}`, reposters, vars, countOf(vars), userEntry) } } } };
     },
     UserByScreenName: (vars) => {
       const user = world.userByName(String(vars.screen_name ?? ''));
@@ -351,14 +361,14 @@ export function createMicroblogOperations(world: MicroblogWorld) {
       const list = world.lists.get(String(vars.listId ?? ''));
       if (!list) return { data: {} };
       const members = list.private ? [] : list.memberIds.map((id) => world.users.get(id)!).filter((u) => u && !u.suspended);
-      return { data: { list: { members_timeline: { timeline: { instructions: pagedInstructions(`members:${list.id}`, members, vars, countOf(vars), userEntry) } } } } };
+      return { data: { list: { members_timeline: { timeline: { instructions: pagedInstructions(world.paging, `members:${list.id}`, members, vars, countOf(vars), userEntry) } } } } };
     },
     ListLatestTweetsTimeline: (vars) => {
       const list = world.lists.get(String(vars.listId ?? ''));
       if (!list) return { data: {} };
       const members = new Set(list.private ? [] : list.memberIds);
       const posts = world.timeline.filter((p) => members.has(p.authorId) && publicPost(p)).reverse();
-      return { data: { list: { tweets_timeline: { timeline: { instructions: pagedInstructions(`listposts:${list.id}`, posts, vars, countOf(vars), tweetEntry) } } } } };
+      return { data: { list: { tweets_timeline: { timeline: { instructions: pagedInstructions(world.paging, `listposts:${list.id}`, posts, vars, countOf(vars), tweetEntry) } } } } };
     },
     AudioSpaceById: (vars) => {
       const space = world.spaces.get(String(vars.id ?? ''));
@@ -432,6 +442,12 @@ async function handleControl(world: MicroblogWorld, req: IncomingMessage, res: S
     } else if ((m = /^\/posts\/(\d+)$/.exec(path)) && req.method === 'DELETE') {
       world.deletePost(m[1]);
       sendJson(res, 200, { deleted: m[1] });
+    } else if (path === '/paging' && req.method === 'POST') {
+      world.paging = {
+        ...(typeof body?.capAt === 'number' ? { capAt: body.capAt } : {}),
+        ...(typeof body?.stallAt === 'number' ? { stallAt: body.stallAt } : {}),
+      };
+      sendJson(res, 200, world.paging);
     } else if (path === '/clock' && req.method === 'POST') {
       world.now = Number(body?.now ?? world.now);
       sendJson(res, 200, { now: world.now });

@@ -145,6 +145,12 @@ export class MicroblogWorld {
   readonly timeline: SimPost[] = [];
   private sequence = 0;
   now: number;
+  /**
+   * How the platform misbehaves on long lists, set through the control API: `capAt` ends every paged list after
+   * that many items (as the platform does on very long ones); `stallAt` answers any page from that offset on with
+   * the cursor it was sent, so the walk cannot advance.
+   */
+  paging: { capAt?: number; stallAt?: number } = {};
 
   constructor(now: number) {
     this.now = now;
