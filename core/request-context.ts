@@ -1,4 +1,5 @@
 import type { SentCallOptions } from './call-options.ts';
+import type { PlatformName } from './provenance.ts';
 import { ServiceError } from './error-catalogue.ts';
 import type { Meter } from './meter.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -44,6 +45,8 @@ export interface RequestContext {
    * `maxCredits`: the page's cursor stays bound to the request as sent.
    */
   limitAsked?: number;
+  /** When each platform first answered this call, for `meta.provenance`. */
+  fetched?: Map<PlatformName, Date>;
 }
 
 /** Per-request memoised value, e.g. a dataloader set; never shared across requests. */

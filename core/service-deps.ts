@@ -61,6 +61,8 @@ export interface ServiceDeps {
   pagingStates: PagingStateStore;
   /** Upstream platform clients, built by the composition root. */
   platforms: PlatformClients;
+  /** What `meta.provenance` names as each platform's upstream: its host, or `simulated`. */
+  upstreams: Record<keyof PlatformClients, string>;
   /** Account operations (usage, limits, whoami details). */
   account: AccountPort;
   /** The account's monitors, their runs and results. */

@@ -87,6 +87,19 @@ const CALL_META: Record<string, JsonSchema> = {
       limit: { type: 'integer', minimum: 1, description: 'The smaller page size the call would be served with under `x-max-credits`.' },
     },
   },
+  provenance: {
+    type: 'array',
+    description: 'Where the items of `data` came from and when: one entry per platform the call read. Each item of `data` (and each nested item) comes from the entry of its own platform. Absent on a dry run and when nothing was read.',
+    items: {
+      type: 'object',
+      required: ['platform', 'upstream', 'fetchedAt'],
+      properties: {
+        platform: { type: 'string', enum: ['forum', 'microblog'] },
+        upstream: { type: 'string', description: "The upstream that answered: the configured platform host, or `simulated` for the service's simulated platform." },
+        fetchedAt: { type: 'string', format: 'date-time', description: "When that upstream first answered this call; the call's later answers are at most its duration newer." },
+      },
+    },
+  },
   partial: {
     type: 'object',
     description: 'Present when the page was served smaller than asked so that its worst case fits `x-max-credits`; `nextCursor` continues the request as sent.',

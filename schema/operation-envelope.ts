@@ -71,7 +71,7 @@ export function toEnvelope(op: OperationSpec, result: ExecutionResult, requestId
 }
 
 /** What the pipeline reports about the call itself (GraphQL `extensions`), lifted into `meta` on REST and MCP. */
-export const PIPELINE_META = ['dryRun', 'estimate', 'partial'] as const;
+export const PIPELINE_META = ['dryRun', 'estimate', 'partial', 'provenance'] as const;
 
 function pipelineMeta(result: ExecutionResult): Record<string, unknown> {
   const extensions = (result.extensions ?? {}) as Record<string, unknown>;

@@ -11,6 +11,8 @@ export interface Platforms {
   clients: PlatformClients;
   /** Base URLs of the in-process simulated platforms, when they run. */
   simulated: Record<string, string>;
+  /** Each platform's upstream as provenance names it: the configured host, or `simulated`. */
+  upstreams: Record<keyof PlatformClients, string>;
   /** The in-process simulated platforms (tests drive their worlds and fault injectors). */
   sims: { forum?: ForumSim; microblog?: MicroblogSim };
   close(): Promise<void>;
@@ -45,9 +47,12 @@ export async function startPlatforms(config: ServiceConfig): Promise<Platforms> 
       const publisher = startSimPublisher(sims.forum.world, sims.microblog.world);
       closers.push(async () => publisher.stop());
     }
+    // A simulated platform's loopback address means nothing to a client: it is named as such instead.
+    const upstreamOf = (name: string, baseUrl: string) => (simulated[name] ? 'simulated' : new URL(baseUrl).host);
     return {
       clients: { forum, microblog },
       simulated,
+      upstreams: { forum: upstreamOf('forum', forumOptions.baseUrl), microblog: upstreamOf('microblog', microblogOptions.baseUrl) },
       sims,
       close: async () => {
         for (const close of closers.splice(0).reverse()) await close();

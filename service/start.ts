@@ -207,6 +207,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),
       pagingStates,
       platforms: platforms.clients,
+      upstreams: platforms.upstreams,
       account: { usage: (id) => credits.usage(id), limits },
       monitors,
       webhooks,

@@ -2,10 +2,11 @@ import type { ForumClient } from '../../adapters/forum/forum-client.ts';
 import { createForumLoaders, type ForumLoaders } from '../../adapters/forum/forum-loaders.ts';
 import { memoised, type RequestContext } from '../../core/request-context.ts';
 import { onceEach } from '../once-per-request.ts';
+import { notingAnswers } from '../upstream-answers.ts';
 
-/** The platform's client for this request: identical reads within the request run once. */
+/** The platform's client for this request: identical reads within the request run once, and answers are noted for provenance. */
 export function forumClient(ctx: RequestContext): ForumClient {
-  return memoised(ctx, 'forum-client', () => onceEach(ctx.deps.platforms.forum));
+  return memoised(ctx, 'forum-client', () => notingAnswers(ctx, 'forum', onceEach(ctx.deps.platforms.forum)));
 }
 
 /** One loader set per request, so every forum field of a GraphQL document shares its batches. */

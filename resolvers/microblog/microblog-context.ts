@@ -2,10 +2,11 @@ import type { MicroblogClient } from '../../adapters/microblog/microblog-client.
 import { createMicroblogLoaders, type MicroblogLoaders } from '../../adapters/microblog/microblog-loaders.ts';
 import { memoised, type RequestContext } from '../../core/request-context.ts';
 import { onceEach } from '../once-per-request.ts';
+import { notingAnswers } from '../upstream-answers.ts';
 
-/** The platform's client for this request: identical reads within the request run once. */
+/** The platform's client for this request: identical reads within the request run once, and answers are noted for provenance. */
 export function microblogClient(ctx: RequestContext): MicroblogClient {
-  return memoised(ctx, 'microblog-client', () => onceEach(ctx.deps.platforms.microblog));
+  return memoised(ctx, 'microblog-client', () => notingAnswers(ctx, 'microblog', onceEach(ctx.deps.platforms.microblog)));
 }
 
 /** One loader set per request, so every microblog field of a GraphQL document shares its batches. */

@@ -15,6 +15,7 @@ import { argumentSchemaOf } from '../operation-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
 import { checkCallOptions, type CallOptions, type SentCallOptions } from '../../core/call-options.ts';
+import { provenanceOf } from '../../core/provenance.ts';
 import { ceilingRefusal, estimateOf, smallerPage, type SmallerPage } from './credit-ceiling.ts';
 
 interface PlannedField extends RootField {
@@ -151,7 +152,8 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           }
           if (principal) setCreditHeaders(ctx, charged, remaining);
           if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
-          const flags = outcome.errors?.length && !outcome.data ? {} : partialOf(partial, options);
+          const provenance = provenanceOf(ctx);
+          const flags = outcome.errors?.length && !outcome.data ? {} : { ...partialOf(partial, options), ...(provenance.length ? { provenance } : {}) };
           setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase.credits } } } : outcome);
         },
       };

@@ -66,20 +66,25 @@ describe('REST, GraphQL and MCP return the same data and meta for the same call'
   it.each(CASES.map((c) => [c.op.operationId, c] as const))('%s', async (_id, c) => {
     const rest = await restRequest(c.op, c.input);
     expect(rest.status, JSON.stringify(rest.body)).toBe(200);
-    const { requestId: _rid, ...restMeta } = rest.body.meta;
+    // Provenance says when each call's own upstream answer came: same upstream on every surface, not the same instant.
+    const { requestId: _rid, provenance, ...restMeta } = rest.body.meta;
+    expect(provenance).toEqual([{ platform: 'forum', upstream: 'simulated', fetchedAt: expect.any(String) }]);
 
     const gql = await svc.graphql(withFragments(c.op.graphql.document), c.input, key);
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     const payload = gql.body.data[c.op.graphql.field] as Record<string, unknown>;
     expect(c.dataOf(payload)).toEqual(rest.body.data);
     expect(c.metaOf(payload)).toEqual(restMeta);
+    const sameUpstream = provenance.map((entry: object) => ({ ...entry, fetchedAt: expect.any(String) }));
+    expect(gql.body.extensions.provenance).toEqual(sameUpstream);
 
     const mcp = await connectMcp(svc.url, key);
     try {
       const result = await mcp.callTool({ name: c.op.tool, arguments: c.input });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       const body = result.structuredContent as { data: unknown; meta: Record<string, unknown> };
-      const { requestId: _mid, ...mcpMeta } = body.meta;
+      const { requestId: _mid, provenance: mcpProvenance, ...mcpMeta } = body.meta;
+      expect(mcpProvenance).toEqual(sameUpstream);
       expect(body.data).toEqual(rest.body.data);
       expect(mcpMeta).toEqual(restMeta);
     } finally {
