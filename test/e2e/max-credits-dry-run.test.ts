@@ -127,7 +127,7 @@ describe('maxCredits and dry run on GraphQL (extensions, or the same headers)', 
     expect(res.body.data).toBeNull();
     expect(res.body.extensions.dryRun).toBe(true);
     expect(res.body.extensions.estimate).toEqual({ minimumCredits: 2, worstCaseCredits: 4 + 31, rateLimitWeight: 4 });
-    expect(res.body.extensions.credits).toEqual({ charged: 0, remaining: 5000 });
+    expect(res.body.extensions.credits).toEqual({ charged: 0, remaining: 5000, worstCase: 35 });
   });
 
   it('extensions.dryRun must be a boolean', async () => {
@@ -154,10 +154,10 @@ describe('maxCredits and dry run on MCP (tool arguments)', () => {
         data: null,
         meta: { requestId: expect.any(String), dryRun: true, estimate: { minimumCredits: 1, worstCaseCredits: 41, rateLimitWeight: 3, limit: 40 }, partial: { reason: 'max_credits', maxCredits: 41, limit: 40, limitAsked: 100 } },
       });
-      expect(dry._meta?.credits).toEqual({ charged: 0, remaining: 5000 });
+      expect(dry._meta?.credits).toEqual({ charged: 0, remaining: 5000, worstCase: 41 });
       const served = await client.callTool({ name: 'get_forum_post', arguments: { id: '1a00005', maxCredits: 4 } });
       expect(served.isError).toBeFalsy();
-      expect(served._meta?.credits).toEqual({ charged: 4, remaining: 4996 });
+      expect(served._meta?.credits).toEqual({ charged: 4, remaining: 4996, worstCase: 4 });
       const free = await client.callTool({ name: 'get_usage', arguments: { dryRun: true } });
       expect(free.isError).toBe(true);
       expect((free.structuredContent as { error: { details: { field: string } } }).error.details.field).toBe('dryRun');
