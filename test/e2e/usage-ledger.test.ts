@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getForumPost } from '../../schema/catalogue/forum-posts.ts';
 import { getMicroblogList } from '../../schema/catalogue/microblog-lists.ts';
 import { connectMcp } from '../support/mcp.ts';
+import { finishedRuns } from './monitor-support.ts';
 import { restCall } from '../support/rest-call.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -118,5 +119,18 @@ describe('the usage ledger operation', () => {
     const res = await svc.request('GET', '/v1/usage/ledger', { key: other });
     expect(res.body.data).toEqual([]);
     expect(res.body.meta.totals).toEqual([]);
+  });
+
+  it("a monitor run's charge is a row of its own: operation monitorRun, the run's id", async () => {
+    const { key: owner } = await svc.newKey({ scopes: ['read:social', 'usage:read', 'monitors:write'] });
+    const created = await svc.request('POST', '/v1/monitors', { key: owner, body: { name: 'ledger', target: { kind: 'search', keywords: 'rust' } } });
+    expect(created.status).toBe(201);
+    const [run] = await finishedRuns(svc, owner, created.body.data.id, 1);
+    expect(run.status).toBe('succeeded');
+    expect(run.creditsUsed).toBeGreaterThan(0);
+    const res = await svc.request('GET', '/v1/usage/ledger?operationId=monitorRun', { key: owner });
+    expect(res.body.data).toEqual([{ requestId: run.id, operationId: 'monitorRun', credits: run.creditsUsed, chargedAt: NOW.toISOString(), day: today }]);
+    expect(res.body.meta.totals).toEqual([{ day: today, operationId: 'monitorRun', calls: 1, credits: run.creditsUsed }]);
+    expect((await svc.request('GET', '/v1/usage', { key: owner })).body.data.balance).toBe(5000 - run.creditsUsed);
   });
 });
