@@ -13,6 +13,9 @@ import { DEFAULT_FORUM_SITE_URL } from './forum-field-rules.ts';
 /** The platform answers at most 100 fullnames, names or children per call. */
 export const FORUM_BATCH_LIMIT = 100;
 
+/** The platform's post search returns at most this many results in all, however many match (its listings: 1,000). */
+export const FORUM_SEARCH_DEPTH = 250;
+
 export interface ForumClientOptions {
   baseUrl: string;
   timeoutMs?: number;

@@ -19,6 +19,11 @@ export function stalled(seen: number | null = null): Truncation {
   return { reason: 'platform_stalled', message: 'The platform answered this page with the cursor it was asked with: the next page would repeat it, so the list cannot be walked further.', seen, expected: null };
 }
 
+/** The platform's search goes no deeper than `depth` results, and this walk reached that depth. */
+export function depthCapped(seen: number, depth: number): Truncation {
+  return { reason: 'platform_cap', message: `The platform's search stops after ${depth} results; it may hold more matches. Narrow the query (time window, community, author) to reach them.`, seen, expected: null };
+}
+
 /** The platform ended the list before its own count of it. */
 export function capped(seen: number, expected: number): Truncation {
   return { reason: 'platform_cap', message: `The platform ended the list after ${seen} of the ${expected} it counts.`, seen, expected };

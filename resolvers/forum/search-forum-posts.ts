@@ -4,6 +4,8 @@ import type { ListingPage } from '../../adapters/forum/listing-mapper.ts';
 import type { ForumPost } from '../../adapters/shapes/forum-shapes.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import type { Page } from '../../core/page.ts';
+import { depthCapped, stalled } from '../../adapters/shapes/paging-shapes.ts';
+import { FORUM_SEARCH_DEPTH } from '../../adapters/forum/forum-client.ts';
 import { cursorPage } from '../paging.ts';
 import { forumClient } from './forum-context.ts';
 import { omitNsfw, platformSearchQuery } from './forum-search-query.ts';
@@ -39,7 +41,9 @@ async function runPostSearch(
   subforum?: string,
 ): Promise<ForumPostPage> {
   let omitted = 0;
-  const page = await cursorPage<ForumPost, string>(ctx, info, args, async (after) => {
+  // The platform's `after`, and how many results the walk has been given so far (its search has a depth).
+  const page = await cursorPage<ForumPost, { a: string; n: number }>(ctx, info, args, async (state) => {
+    const after = state?.a;
     const upstream = await search({
       q: platformSearchQuery({ query: args.query, author: args.author?.replace(/^u\//, ''), subforum, postType: args.postType }),
       sort: args.sort,
@@ -51,7 +55,10 @@ async function runPostSearch(
     });
     const kept = omitNsfw(upstream.items, args.includeNsfw);
     omitted = kept.omitted;
-    return { items: kept.items, next: upstream.after };
+    const seen = (state?.n ?? 0) + upstream.items.length;
+    if (upstream.after && upstream.after === after) return { items: kept.items, next: null, truncated: stalled(seen) };
+    if (!upstream.after && seen >= FORUM_SEARCH_DEPTH) return { items: kept.items, next: null, truncated: depthCapped(seen, FORUM_SEARCH_DEPTH) };
+    return { items: kept.items, next: upstream.after ? { a: upstream.after, n: seen } : null };
   });
   return { ...page, omittedNsfw: omitted > 0 ? omitted : null };
 }

@@ -5,6 +5,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 let svc: TestService;
 let key: string;
 const world = () => svc.service.platforms.sims.microblog!.world;
+const forumWorld = () => svc.service.platforms.sims.forum!.world;
 
 beforeAll(async () => {
   // Walks of many short pages: a window that never refuses them.
@@ -16,7 +17,24 @@ afterAll(async () => {
 });
 afterEach(() => {
   world().paging = {};
+  forumWorld().paging = {};
 });
+
+/** Walks a forum post search to its end (at most 20 pages); every page's size and meta. */
+async function searchWalk(body: Record<string, unknown>): Promise<{ sizes: number[]; metas: Record<string, unknown>[] }> {
+  const sizes: number[] = [];
+  const metas: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 20; page++) {
+    const res: { status: number; body: any } = await svc.request('POST', '/v1/forum/search', { key, body: { ...body, ...(cursor ? { cursor } : {}) } });
+    expect(res.status).toBe(200);
+    sizes.push(res.body.data.length);
+    metas.push(res.body.meta);
+    cursor = res.body.meta.nextCursor;
+    if (cursor === null) return { sizes, metas };
+  }
+  throw new Error('walk did not end');
+}
 
 /** Walks a paginated REST path to its end (at most 20 pages); every page's meta. */
 async function walk(path: string): Promise<{ items: number; metas: Record<string, unknown>[] }> {
@@ -84,6 +102,20 @@ describe('meta.truncated: the platform capped or stalled a walk', () => {
       key,
     );
     expect(gql.body.data.microblogUserFollowers).toEqual({ nextCursor: null, truncated: { reason: 'platform_cap', seen: 2, expected: followers } });
+  });
+
+  it('forum search: a walk that reaches the platform’s search depth (250) says platform_cap', async () => {
+    const { sizes, metas } = await searchWalk({ query: 'e', limit: 100, includeNsfw: true });
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(metas.slice(0, -1).every((meta) => !('truncated' in meta))).toBe(true);
+    expect(metas.at(-1)).toMatchObject({ nextCursor: null, truncated: { reason: 'platform_cap', seen: 250, expected: null } });
+  });
+
+  it('forum search: a page answered with the `after` it was asked with says platform_stalled', async () => {
+    forumWorld().paging = { stallAt: 5 };
+    const { sizes, metas } = await searchWalk({ query: 'e', limit: 5, includeNsfw: true });
+    expect(sizes).toEqual([5, 5]);
+    expect(metas[1]).toMatchObject({ nextCursor: null, truncated: { reason: 'platform_stalled', seen: 10 } });
   });
 
   it('is documented in /openapi.json on paginated operations', async () => {

@@ -208,7 +208,10 @@ function searchPosts(world: ForumWorld, scope: readonly SimPost[], q: URLSearchP
   );
   const sorted = sortPosts(matches, q.get('sort') ?? 'relevance', (p) => postRelevance(p, query), (p) => world.numComments(p));
   const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), clampLimit(q.get('limit')), SEARCH_CAP);
-  return listing(page.items.map((p) => encodeSimPost(world, p)), page.after);
+  // A stalled search answers the page with the very `after` it was asked with.
+  const after = q.get('after');
+  const stalled = world.paging.stallAt !== undefined && after !== null && sorted.findIndex((p) => `t3_${p.id}` === after) + 1 >= world.paging.stallAt;
+  return listing(page.items.map((p) => encodeSimPost(world, p)), stalled ? after : page.after);
 }
 
 function subforumListing(world: ForumWorld, sub: SimSubforum, sort: 'new' | 'hot' | 'top', q: URLSearchParams): unknown {
