@@ -139,7 +139,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           let remaining: number | undefined;
           let outcome: ExecutionResult = { ...result, ...(errors ? { errors } : {}) };
           if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
-            // Walks the estimate cannot bound returned more than the ceiling: withheld, and nothing charged.
+            // Never charged above the client's ceiling, even by a result that outgrew its estimate: withheld, nothing charged.
             ({ remaining } = await ctx.deps.billing.release(principal, admission));
             outcome = { errors: [toCatalogueError(ceilingRefusal(options.maxCredits, credits, 'price'))] };
           } else if (principal && admission) {
