@@ -85,6 +85,9 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: s
         await db.all(`update "oauth_model" set "consumed_at" = ? where "kind" = ? and "id" = ?`, [clock().toISOString(), kind, storedId(kind, id)]);
       },
       async destroy(id) {
+        // The server drops a grant when its client revokes a refresh token (RFC 7009) or replays a rotated one: the
+        // connection made from it ends too, so the key list never shows a live connection that can no longer work.
+        if (kind === 'Grant') await db.all(`update "api_key" set "revoked_at" = ? where "oauth_grant_id" = ? and "revoked_at" is null`, [clock().toISOString(), id]);
         await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, storedId(kind, id)]);
       },
       async revokeByGrantId(grantId) {

@@ -292,6 +292,18 @@ describe('a connection', () => {
     expect(text).toContain('rate_limited');
   });
 
+  it('ends when its client revokes its refresh token (RFC 7009): shown revoked in the key list, its access token refused', async () => {
+    const live = async () =>
+      ((await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`)).body.data as Array<{ kind: string; revokedAt: string | null }>).filter((key) => key.kind === 'mcp_connection' && key.revokedAt === null).length;
+    const before = await live();
+    const { clientId, tokens } = await signIn();
+    expect(await live()).toBe(before + 1);
+    const revoked = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(401);
+    expect(await live()).toBe(before);
+  });
+
   it('leaves API keys working on /mcp', async () => {
     const { key } = await svc.newKey({ workspaceId });
     expect((await mcp(key, whoamiCall)).status).toBe(200);
