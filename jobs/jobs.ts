@@ -2,6 +2,7 @@ import type { Agenda, Job } from 'agenda';
 import type { MonitorScheduler, MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { MonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import type { AttemptTrigger, DeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
+import { isUniqueViolation } from '../adapters/db/sql.ts';
 
 /** Job names: one schedule per monitor, one job per queued run, the delivery sweep and housekeeping. */
 export const JOB = {
@@ -91,12 +92,20 @@ export function createJobs(options: JobsOptions): Jobs {
       const interval = INTERVAL_MS[monitor.schedule];
       const nextRunAt = new Date(from.getTime() + interval);
       // One row per monitor, keyed by its id (`every` keeps one row per job name, which would be one for all monitors).
-      await agenda
-        .create(JOB.monitorSchedule, { monitorId: monitor.id })
-        .repeatEvery(interval, { skipImmediate: true })
-        .unique({ 'data.monitorId': monitor.id })
-        .schedule(nextRunAt)
-        .save();
+      const save = () =>
+        agenda
+          .create(JOB.monitorSchedule, { monitorId: monitor.id })
+          .repeatEvery(interval, { skipImmediate: true })
+          .unique({ 'data.monitorId': monitor.id })
+          .schedule(nextRunAt)
+          .save();
+      try {
+        await save();
+      } catch (error) {
+        // A concurrent change inserted the row first (the one-schedule-per-monitor index): this save now updates it.
+        if (!isUniqueViolation(error)) throw error;
+        await save();
+      }
       return nextRunAt;
     },
     async unschedule(monitorId) {

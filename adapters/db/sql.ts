@@ -6,6 +6,14 @@ export interface Statement {
   params: readonly unknown[];
 }
 
+const UNIQUE_VIOLATION = '23505';
+
+/** A statement refused by a unique index or constraint (PostgreSQL's code, or the message where a driver drops it). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return code === UNIQUE_VIOLATION || /duplicate key|unique constraint/i.test(String((error as Error).message));
+}
+
 const NAMED = /(?<![:\w]):([A-Za-z_]\w*)/g;
 
 /** Turns `:name` placeholders (not `::casts`) into `?` with the values in order; a missing value is a bug. */

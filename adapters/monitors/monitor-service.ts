@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Limits } from '../shapes/account-shapes.ts';
 import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus } from '../shapes/monitor-shapes.ts';
-import { toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
+import { isUniqueViolation, toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
 import { ResourceError } from '../db/resource-error.ts';
 import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
 import { iso, json, toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
@@ -56,15 +56,8 @@ export interface MonitorServiceOptions {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const UNIQUE_VIOLATION = '23505';
-
 function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
   return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  return code === UNIQUE_VIOLATION || /duplicate key|unique constraint/i.test(String((error as Error).message));
 }
 
 export function createMonitorService(options: MonitorServiceOptions): MonitorService {

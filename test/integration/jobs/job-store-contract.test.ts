@@ -49,6 +49,10 @@ const noMonitors = () => {
   throw new Error('not used');
 };
 
+/** The service's jobs on a store, with nothing behind them: only their schedules are under test. */
+const jobsOn = (store: JobStore) =>
+  createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {} });
+
 /** One contract, run against every job-store backend available here. */
 function contract(backend: Backend) {
   describe(`job store contract: ${backend.name}`, () => {
@@ -76,7 +80,7 @@ function contract(backend: Backend) {
 
     it('keeps one schedule per monitor, and removes only the one asked', async () => {
       const store = await worker();
-      const jobs = createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {} });
+      const jobs = jobsOn(store);
       const from = new Date();
       await jobs.schedule({ id: 'monitor-a', schedule: 'daily' }, from);
       await jobs.schedule({ id: 'monitor-b', schedule: 'weekly' }, from);
@@ -89,6 +93,15 @@ function contract(backend: Backend) {
       await jobs.unschedule('monitor-a');
       const left = await store.agenda.queryJobs({ name: JOB.monitorSchedule });
       expect(left.jobs.map((job) => (job.data as { monitorId: string }).monitorId)).toEqual(['monitor-b']);
+    });
+
+    it('keeps one schedule per monitor when ten changes of it race on two workers', async () => {
+      const stores = [await worker(), await worker()];
+      const [a, b] = stores.map((store) => jobsOn(store));
+      const from = new Date();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).schedule({ id: 'monitor-raced', schedule: i === 9 ? 'weekly' : 'daily' }, from)));
+      const listed = await stores[0].agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-raced' } });
+      expect(listed.jobs).toHaveLength(1);
     });
 
     it('gives a job whose worker stopped touching it to another worker once its lock expires', async () => {
