@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemLookup, type DestinationPolicy } from '../../../adapters/webhooks/destination.ts';
+import { createEventSender } from '../../../adapters/webhooks/send-event.ts';
+import { startReceiver } from '../../support/webhook-receiver.ts';
+
+/** The sender on its own, against a loopback receiver: what it refuses at connection time, and what it sends. */
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let port: number;
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const senders: ReturnType<typeof createEventSender>[] = [];
+
+function sender(policy: Partial<DestinationPolicy>) {
+  const send = createEventSender({ allowHttp: true, allowHosts: new Set(), lookup: systemLookup, ...policy }, { timeoutMs: 2_000 });
+  senders.push(send);
+  return send;
+}
+
+const event = (url: string) => ({ url, secret, eventId: `evt_${randomBytes(8).toString('hex')}`, timestamp: new Date(), body: JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: {} }) });
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  port = Number(new URL(receiver.url('/')).port);
+});
+afterAll(async () => {
+  for (const send of senders) await send.close();
+  await receiver?.close();
+});
+
+describe('the delivery sender', () => {
+  it.each([
+    ['127.1', 'http://127.1:PORT/short'],
+    ['0x7f000001', 'http://0x7f000001:PORT/hex'],
+    ['2130706433', 'http://2130706433:PORT/decimal'],
+    ['[::ffff:127.0.0.1]', 'http://[::ffff:127.0.0.1]:PORT/mapped'],
+    ['localhost', 'http://localhost:PORT/name'],
+  ])('refuses %s on the connection, whatever was checked before, and sends nothing', async (_spelling, template) => {
+    const url = template.replace('PORT', String(port));
+    const outcome = await sender({})(event(url));
+    expect(outcome).toMatchObject({ statusCode: null, responseExcerpt: null });
+    expect(outcome.error).toMatch(/forbidden destination: .* is a loopback address/);
+    expect(receiver.at(new URL(url).pathname)).toHaveLength(0);
+  });
+
+  it('refuses a name when any address it resolves to is forbidden', async () => {
+    const outcome = await sender({ lookup: async () => ['93.184.216.34', '127.0.0.1'] })(event(`http://mixed.test:${port}/mixed`));
+    expect(outcome.error).toBe('forbidden destination: 127.0.0.1 is a loopback address');
+    expect(receiver.at('/mixed')).toHaveLength(0);
+  });
+
+  it('sends a body that the standardwebhooks package verifies, on a host the operator allowed', async () => {
+    const sent = event(receiver.url('/allowed'));
+    const outcome = await sender({ allowHosts: new Set(['127.0.0.1']) })(sent);
+    expect(outcome).toMatchObject({ statusCode: 200, error: null, responseExcerpt: 'answered 200' });
+    const [request] = receiver.at('/allowed');
+    expect(new Webhook(secret).verify(request.body, request.headers)).toEqual(JSON.parse(sent.body));
+    expect(request.headers['webhook-id']).toBe(sent.eventId);
+  });
+
+  it('does not follow a redirect, even to an allowed host', async () => {
+    receiver.answer('/moved', { status: 307, headers: { location: receiver.url('/target') } });
+    const outcome = await sender({ allowHosts: new Set(['127.0.0.1']) })(event(receiver.url('/moved')));
+    expect(outcome).toMatchObject({ statusCode: 307, error: `redirect to ${receiver.url('/target')} not followed` });
+    expect(receiver.at('/target')).toHaveLength(0);
+  });
+});
