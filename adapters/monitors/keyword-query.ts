@@ -26,9 +26,16 @@ export function parseKeywords(keywords: string): KeywordTerm[] {
   return terms;
 }
 
-/** Text a platform search reads as plain words only: operator characters (`:`, quotes, parentheses) become spaces. */
+/**
+ * Text a platform search reads as plain words only: operator characters (`:`, quotes, parentheses, `||`, `&&`) become
+ * spaces, and a word loses a leading `-`, `+` or `!` (which would exclude or require it).
+ */
 function plainWords(text: string): string {
-  return text.replace(/[:"()[\]{}\\^~*?]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[:"()[\]{}\\^~*?|&]/g, ' ')
+    .replace(/(^|\s)[-+!]+/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

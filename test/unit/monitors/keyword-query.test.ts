@@ -23,6 +23,9 @@ describe('monitor keyword syntax', () => {
     expect(forumQuery(parseKeywords('subreddit:nsfw author:admin'))).toBe('subreddit nsfw author admin');
     expect(forumQuery(parseKeywords('cats AND dogs OR NOT birds'))).toBe('cats and dogs or not birds');
     expect(forumQuery(parseKeywords('") OR (self:yes'))).not.toMatch(/[:()]/);
+    // A required phrase that would read as an exclusion, a requirement or a boolean operator stays a plain word.
+    expect(forumQuery(parseKeywords('rust "-java" "+go" "!perl" a||b c&&d'))).toBe('rust java go perl a b c d');
+    expect(forumQuery(parseKeywords('"async-std runtime"'))).toBe('"async-std runtime"');
   });
 
   it('compiles into the microblog’s search with every term quoted, exclusions as -"…"', () => {
