@@ -59,7 +59,8 @@ export function createJobs(options: JobsOptions): Jobs {
   agenda.define<{ monitorId: string }>(
     JOB.monitorSchedule,
     guarded(JOB.monitorSchedule, async (job) => {
-      await options.monitors().queueScheduledRun(job.attrs.data.monitorId);
+      // Agenda has already computed this schedule's next firing: the monitor shows that time.
+      await options.monitors().queueScheduledRun(job.attrs.data.monitorId, job.attrs.nextRunAt ?? null);
     }),
   );
   agenda.define<{ runId: string }>(
@@ -83,34 +84,55 @@ export function createJobs(options: JobsOptions): Jobs {
     { concurrency: 1 },
   );
 
+  /**
+   * Changes of one monitor's schedule, one at a time in this process: concurrent PATCHes never race inside one
+   * instance (on PGlite, the only kind, a race's refused insert breaks the job store's socket connection). Between
+   * instances on PostgreSQL the one-schedule-per-monitor index settles it.
+   */
+  const changing = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(monitorId: string, change: () => Promise<T>): Promise<T> {
+    const next = (changing.get(monitorId) ?? Promise.resolve()).catch(() => undefined).then(change);
+    changing.set(monitorId, next);
+    const forget = () => {
+      if (changing.get(monitorId) === next) changing.delete(monitorId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  async function saveSchedule(monitor: { id: string; schedule: keyof typeof INTERVAL_MS }, from: Date): Promise<Date> {
+    const interval = INTERVAL_MS[monitor.schedule];
+    const nextRunAt = new Date(from.getTime() + interval);
+    // One row per monitor, keyed by its id (`every` keeps one row per job name, which would be one for all monitors).
+    const save = () =>
+      agenda
+        .create(JOB.monitorSchedule, { monitorId: monitor.id })
+        .repeatEvery(interval, { skipImmediate: true })
+        .unique({ 'data.monitorId': monitor.id })
+        .schedule(nextRunAt)
+        .save();
+    try {
+      await save();
+    } catch (error) {
+      // Another instance inserted the row first (the one-schedule-per-monitor index): this save now updates it.
+      if (!isUniqueViolation(error)) throw error;
+      await save();
+    }
+    return nextRunAt;
+  }
+
+  const cancelSchedule = async (monitorId: string) => {
+    await agenda.cancel({ name: JOB.monitorSchedule, data: { monitorId } });
+  };
+
   return {
-    async schedule(monitor, from) {
-      if (monitor.schedule === 'manual') {
-        await this.unschedule(monitor.id);
+    schedule: (monitor, from) =>
+      oneAtATime(monitor.id, async () => {
+        if (monitor.schedule !== 'manual') return saveSchedule({ id: monitor.id, schedule: monitor.schedule }, from);
+        await cancelSchedule(monitor.id);
         return null;
-      }
-      const interval = INTERVAL_MS[monitor.schedule];
-      const nextRunAt = new Date(from.getTime() + interval);
-      // One row per monitor, keyed by its id (`every` keeps one row per job name, which would be one for all monitors).
-      const save = () =>
-        agenda
-          .create(JOB.monitorSchedule, { monitorId: monitor.id })
-          .repeatEvery(interval, { skipImmediate: true })
-          .unique({ 'data.monitorId': monitor.id })
-          .schedule(nextRunAt)
-          .save();
-      try {
-        await save();
-      } catch (error) {
-        // A concurrent change inserted the row first (the one-schedule-per-monitor index): this save now updates it.
-        if (!isUniqueViolation(error)) throw error;
-        await save();
-      }
-      return nextRunAt;
-    },
-    async unschedule(monitorId) {
-      await agenda.cancel({ name: JOB.monitorSchedule, data: { monitorId } });
-    },
+      }),
+    unschedule: (monitorId) => oneAtATime(monitorId, () => cancelSchedule(monitorId)),
     async enqueueRun(run) {
       await agenda.now(JOB.monitorRun, { runId: run.id });
     },

@@ -79,6 +79,17 @@ export function toMonitor(row: MonitorRow): Monitor {
   };
 }
 
+/** The run's suppressed counts, recorded by reason (`seen_id`, …), as the API names them. */
+function suppressedOf(recorded: Record<string, unknown>): MonitorRun['suppressed'] {
+  return {
+    seenId: toInt(recorded.seen_id),
+    seenLink: toInt(recorded.seen_link),
+    seenContent: toInt(recorded.seen_content),
+    duplicateInRun: toInt(recorded.duplicate_in_run),
+    baseline: toInt(recorded.baseline),
+  };
+}
+
 export function toRun(row: RunRow): MonitorRun {
   return {
     id: row.id,
@@ -89,6 +100,7 @@ export function toRun(row: RunRow): MonitorRun {
     resultsFound: toInt(row.results_found),
     newResults: toInt(row.new_results),
     creditsUsed: toInt(row.credits_used),
+    suppressed: suppressedOf(json<Record<string, unknown> | null>(row.suppressed) ?? {}),
     errorSummary: row.error_summary,
     createdAt: iso(row.created_at),
   };

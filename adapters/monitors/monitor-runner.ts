@@ -41,7 +41,6 @@ class RunGone extends Error {
 
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_LEASE_MS = 120_000;
-const NEXT = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
 
 function describeFailure(error: unknown): string {
   if (error instanceof CreditsRefusal) {
@@ -182,11 +181,10 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
          where "id" = ? returning *`,
         [now.toISOString(), candidates.length, results.length, JSON.stringify(suppressed), charged, runId],
       );
-      const schedule = monitor.schedule;
-      const nextRunAt = schedule === 'manual' ? null : new Date(now.getTime() + NEXT[schedule]).toISOString();
+      // `next_run_at` is the schedule's, recorded when the schedule fires: a run-now does not move it.
       const [updated] = await tx.all<MonitorRow>(
-        `update "monitor" set "last_run_at" = ?, "baseline_at" = coalesce("baseline_at", ?), "next_run_at" = case when "status" = 'active' then ?::timestamptz else null end where "id" = ? returning *`,
-        [now.toISOString(), now.toISOString(), nextRunAt, monitor.id],
+        `update "monitor" set "last_run_at" = ?, "baseline_at" = coalesce("baseline_at", ?) where "id" = ? returning *`,
+        [now.toISOString(), now.toISOString(), monitor.id],
       );
       const events = await eventsFor(
         tx,

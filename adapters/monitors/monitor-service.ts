@@ -44,8 +44,8 @@ export interface MonitorService {
   results(workspaceId: string, id: string, limit: number): Promise<MonitorResult[]>;
   /** Queues a run unless one is already queued (then that one is returned). */
   runNow(workspaceId: string, id: string): Promise<{ jobId: string; queued: true }>;
-  /** Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires). */
-  queueScheduledRun(monitorId: string): Promise<{ id: string } | null>;
+  /** Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires, with its next firing). */
+  queueScheduledRun(monitorId: string, nextRunAt: Date | null): Promise<{ id: string } | null>;
 }
 
 export interface MonitorServiceOptions {
@@ -230,9 +230,12 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       return { jobId: await queueAndDispatch(id, 'manual'), queued: true };
     },
 
-    async queueScheduledRun(monitorId) {
-      const [monitor] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [monitorId]);
-      if (!monitor || monitor.status !== 'active') return null;
+    async queueScheduledRun(monitorId, nextRunAt) {
+      const [monitor] = await db.all<MonitorRow>(
+        `update "monitor" set "next_run_at" = ? where "id" = ? and "status" = 'active' and "schedule" <> 'manual' returning *`,
+        [nextRunAt?.toISOString() ?? null, monitorId],
+      );
+      if (!monitor) return null;
       return { id: await queueAndDispatch(monitorId, 'schedule') };
     },
   };

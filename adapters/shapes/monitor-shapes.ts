@@ -33,6 +33,16 @@ export const MonitorRunShape = z
     resultsFound: z.int().min(0).describe('Items the run read from the platforms.'),
     newResults: z.int().min(0).describe('Items never seen by this monitor before, reported as results.'),
     creditsUsed: z.int().min(0).describe('Credits charged for what the run read, at the read operations’ prices.'),
+    suppressed: z
+      .object({
+        seenId: z.int().min(0).describe('Seen before under its own id (an edit, a re-read).'),
+        seenLink: z.int().min(0).describe('Stands for an item seen before: a repost’s original, a crosspost’s parent, an edit’s first version.'),
+        seenContent: z.int().min(0).describe('Its text was seen before (content fingerprint).'),
+        duplicateInRun: z.int().min(0).describe('An earlier item of the same run stands for it.'),
+        baseline: z.int().min(0).describe('New, but recorded silently as the first run’s baseline.'),
+      })
+      .meta({ id: 'MonitorRunSuppressed' })
+      .describe('Items read but not reported, by reason.'),
     errorSummary: z.string().nullable().describe('Why the run failed or was skipped; null otherwise.'),
     createdAt: z.iso.datetime().describe('When the run was queued.'),
   })

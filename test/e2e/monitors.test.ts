@@ -108,6 +108,19 @@ describe('monitor resources', () => {
     expect(oneMore.body.error.details).toMatchObject({ limit: 'maxMonitors', maxMonitors });
   });
 
+  it('keeps the schedule’s nextRunAt when run now, and counts the first run’s items as its baseline', async () => {
+    const created = (await createMonitor({ target: { kind: 'subforum', subforum: 'programming' }, schedule: 'weekly' })).body.data;
+    const [baseline] = await finishedRuns(svc, key, created.id, 1);
+    expect(baseline.resultsFound).toBeGreaterThan(0);
+    const { seenId, seenLink, seenContent, duplicateInRun } = baseline.suppressed;
+    expect(baseline.suppressed.baseline).toBe(baseline.resultsFound - seenId - seenLink - seenContent - duplicateInRun);
+    await runNow(created.id);
+    await finishedRuns(svc, key, created.id, 2);
+    const monitor = (await svc.request('GET', `/v1/monitors/${created.id}`, { key })).body.data;
+    expect(monitor.lastRunAt).not.toBeNull();
+    expect(monitor.nextRunAt).toBe(created.nextRunAt);
+  });
+
   it('refuses run-now with 409 while paused or archived', async () => {
     const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
     for (const status of ['paused', 'archived']) {
@@ -141,6 +154,7 @@ describe('only what is new', () => {
     const second = await nextRun(id, 2);
     expect(second.run).toMatchObject({ status: 'succeeded', newResults: 0 });
     expect(second.run.resultsFound).toBe(2);
+    expect(second.run.suppressed).toEqual({ seenId: 1, seenLink: 1, seenContent: 0, duplicateInRun: 0, baseline: 0 });
     expect(second.results).toHaveLength(1);
   });
 
@@ -249,6 +263,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('schedules (two instances need a P
         .getConnection()
         .execute<{ next: Date }[]>(`select "next_run_at" as "next" from "agenda_jobs" where "name" = 'monitor.schedule' and "data"->>'monitorId' = ?`, [id], 'all');
       expect(new Date(next).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+      // The monitor shows the schedule's own next firing.
+      expect((await svc.request('GET', `/v1/monitors/${id}`, { key })).body.data.nextRunAt).toBe(new Date(next).toISOString());
       const all = (await svc.request('GET', `/v1/monitors/${id}/runs`, { key })).body.data;
       expect(all).toHaveLength(2);
       expect(runs[0].status).toBe('succeeded');

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { finishedRuns, until } from './monitor-support.ts';
@@ -18,7 +18,8 @@ beforeAll(async () => {
     now: () => new Date(Date.now() + offsetMs),
     tiers: { free: { maxWebhooks: 20, rateLimitPerMinute: 100_000 } },
     jobs: { processEvery: 100, deliverySweepMs: 50 },
-    webhookTimeoutMs: 500,
+    // Short enough for the silent receiver's test, long enough that a loaded machine's loopback answer is not a timeout.
+    webhookTimeoutMs: 2_000,
   });
   ({ key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] }));
 });
@@ -27,9 +28,13 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** Each receiver path's webhook secret, so every delivery the receiver got can be verified at the end. */
+const secrets = new Map<string, string>();
+
 async function createWebhook(path: string, extra: Record<string, unknown> = {}) {
   const res = await svc.request('POST', '/v1/webhooks', { key, body: { name: path, url: receiver.url(path), ...extra } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  secrets.set(path, res.body.data.secret);
   return res.body.data as { id: string; secret: string };
 }
 
@@ -104,6 +109,37 @@ describe('deliveries', () => {
     expect(listed.eventId).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
+  it('sends monitor.run.failed to a webhook that selects it, and only the events it selects', async () => {
+    // An account of its own, whose spending is paused below without touching the other tests.
+    const own = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
+    const hook = (await svc.request('POST', '/v1/webhooks', { key: own.key, body: { name: 'failures', url: receiver.url('/failures'), events: ['monitor.run.failed'] } })).body.data;
+    secrets.set('/failures', hook.secret);
+    svc.service.platforms.sims.forum!.world.addPost({ subforum: 'programming', title: 'failwhale sightings', selftext: 'A classic.' });
+    const body = { name: 'f', target: { kind: 'search', keywords: 'failwhale' }, sources: ['forum'], webhookId: hook.id, schedule: 'manual', backfill: 1 };
+    const monitor = (await svc.request('POST', '/v1/monitors', { key: own.key, body })).body.data;
+    const [baseline] = await finishedRuns(svc, own.key, monitor.id, 1);
+    expect(baseline.newResults).toBe(1);
+    await svc.operator('POST', `/operator/workspaces/${own.workspaceId}/pause`, {});
+    try {
+      await svc.request('POST', `/v1/monitors/${monitor.id}/run`, { key: own.key });
+      const [failed] = await finishedRuns(svc, own.key, monitor.id, 2);
+      expect(failed.status).toBe('failed');
+      const deliveries = await until(
+        () => svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key: own.key }),
+        (list) => list.data.some((d: { status: string }) => d.status === 'succeeded'),
+      );
+      // The baseline's new result raised nothing: the webhook selects monitor.run.failed only.
+      expect(deliveries.data.map((d: { eventType: string }) => d.eventType)).toEqual(['monitor.run.failed']);
+      const [event] = verifiedAt('/failures', hook.secret) as unknown as { type: string; data: { monitor: { id: string }; run: { id: string; status: string; errorSummary: string } } }[];
+      expect(event.type).toBe('monitor.run.failed');
+      expect(event.data.monitor.id).toBe(monitor.id);
+      expect(event.data.run).toMatchObject({ id: failed.id, status: 'failed' });
+      expect(event.data.run.errorSummary).toMatch(/^spending_paused/);
+    } finally {
+      await svc.operator('POST', `/operator/workspaces/${own.workspaceId}/resume`, {});
+    }
+  });
+
   it('sends a signed webhook.test event now, and redelivers it with the same id', async () => {
     const hook = await createWebhook('/test');
     const sent = await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key });
@@ -150,7 +186,7 @@ describe('deliveries', () => {
     receiver.answer('/silent', 'hang');
     const silent = await createWebhook('/silent');
     const timedOut = (await svc.request('POST', `/v1/webhooks/${silent.id}/test`, { key })).body.data;
-    expect(timedOut).toMatchObject({ status: 'retrying', lastStatusCode: null, lastError: 'timed out after 500 ms' });
+    expect(timedOut).toMatchObject({ status: 'retrying', lastStatusCode: null, lastError: 'timed out after 2000 ms' });
   });
 
   it('honours Retry-After, and a 410 disables the webhook at once', async () => {
@@ -184,6 +220,27 @@ describe('deliveries', () => {
     expect(detail).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(detail.lastError).toBe('HTTP 503; the webhook is now disabled');
     expect(detail.attempts).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('every delivery received', () => {
+  it('verifies with the standardwebhooks package against its webhook’s secret', () => {
+    expect(receiver.received.length).toBeGreaterThan(10);
+    // Retries were signed on the service's advanced clock: each is verified at the time it was signed, so the
+    // library's 5-minute timestamp tolerance does not stand in the way of checking its signature.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (const request of receiver.received) {
+        const secret = secrets.get(request.path);
+        expect(secret, `a delivery to ${request.path}, which no webhook of this file names`).toBeDefined();
+        vi.setSystemTime(Number(request.headers['webhook-timestamp']) * 1000);
+        const event = new Webhook(secret!).verify(request.body, request.headers) as { type: string; timestamp: string; data: unknown };
+        expect(Object.keys(event).sort()).toEqual(['data', 'timestamp', 'type']);
+        expect(request.headers['webhook-id']).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -9,7 +9,8 @@ describe('database migrations', () => {
   let orm: Orm;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    // Empty, not the run's migrated template: this file proves the migrations themselves.
+    db = await createTestDatabase({ empty: true });
     const started = performance.now();
     orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
     console.info(`[${db.backend}] cold init + migrate: ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp } from '../support/mcp.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const MONITOR_READ = ['get_monitor', 'list_monitor_results', 'list_monitor_runs', 'list_monitors'];
+const MONITOR_WRITE = ['create_monitor', 'delete_monitor', 'run_monitor', 'update_monitor'];
+const WEBHOOK_READ = ['get_webhook', 'get_webhook_delivery', 'list_webhook_deliveries', 'list_webhooks'];
+const WEBHOOK_WRITE = ['create_webhook', 'delete_webhook', 'redeliver_webhook_delivery', 'test_webhook', 'update_webhook'];
+
+async function gatedTools(scopes: string[]): Promise<string[]> {
+  const { key } = await svc.newKey({ scopes });
+  const client = await connectMcp(svc.url, key);
+  try {
+    const { tools } = await client.listTools();
+    return tools.map((tool) => tool.name).filter((name) => /monitor|webhook/.test(name)).sort();
+  } finally {
+    await client.close();
+  }
+}
+
+/** Monitor and webhook tools exist only on connections granted that access; each tool needs the scope that grants it. */
+describe('MCP monitor and webhook tools', () => {
+  it.each([
+    [['read:social', 'usage:read'], []],
+    [['monitors:read'], MONITOR_READ],
+    [['monitors:write'], [...MONITOR_READ, ...MONITOR_WRITE]],
+    [['webhooks:read'], WEBHOOK_READ],
+    [['read:social', 'monitors:write', 'webhooks:write'], [...MONITOR_READ, ...MONITOR_WRITE, ...WEBHOOK_READ, ...WEBHOOK_WRITE]],
+  ])('a key with %j lists exactly its monitor and webhook tools', async (scopes, expected) => {
+    expect(await gatedTools(scopes)).toEqual([...expected].sort());
+  });
+});
