@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['node_modules/**', 'data/**'],
+    // One migrated database per run, copied for each test file (test/support/database.ts).
+    globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites share one PostgreSQL database; files run one at a time per worker.

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { inject } from 'vitest';
+import { PGLITE_SUBDIR } from '../../adapters/db/orm.ts';
+import { runOnServer } from './database-template.ts';
 
 export interface TestDatabase {
   /** Set on real PostgreSQL (TEST_DATABASE_URL given): a fresh database of its own on that server. */
@@ -15,18 +17,21 @@ export interface TestDatabase {
 }
 
 /**
- * A database of the test file's own, so files run in parallel without seeing each other's rows:
- * `CREATE DATABASE test_<random>` on TEST_DATABASE_URL's server, or a fresh PGlite folder otherwise.
+ * A database of the test file's own, so files run in parallel without seeing each other's rows: a copy of the run's
+ * migrated template (`CREATE DATABASE test_<random> TEMPLATE …` on TEST_DATABASE_URL's server, or a copied PGlite
+ * folder), or an empty one when `empty` is asked (a test of the migrations themselves).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  const template = options.empty ? undefined : inject('databaseTemplate');
   if (!serverUrl) {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-'));
+    if (template?.kind === 'pglite') await cp(join(template.dataDir, PGLITE_SUBDIR), join(dataDir, PGLITE_SUBDIR), { recursive: true });
     return { dataDir, backend: 'pglite', drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
 
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await runOnServer(serverUrl, `create database "${name}"`);
+  await runOnServer(serverUrl, template?.kind === 'postgresql' ? `create database "${name}" template "${template.name}"` : `create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -35,20 +40,4 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // FORCE (PostgreSQL 13+) ends connections a failed test left open, so the drop never hangs.
     drop: () => runOnServer(serverUrl, `drop database if exists "${name}" with (force)`),
   };
-}
-
-/** One statement on a short-lived admin connection (CREATE/DROP DATABASE cannot run inside a transaction). */
-async function runOnServer(serverUrl: string, sql: string): Promise<void> {
-  const admin = await MikroORM.init({
-    driver: PostgreSqlDriver,
-    clientUrl: serverUrl,
-    entities: [],
-    discovery: { warnWhenNoEntities: false },
-    pool: { min: 0, max: 1 },
-  });
-  try {
-    await admin.em.getConnection().execute(sql);
-  } finally {
-    await admin.close(true);
-  }
 }
