@@ -61,6 +61,9 @@ afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
+/** Each test starts service processes of its own; on a loaded 2-core machine that alone passed 30 s. */
+const CHILD_PROCESS_MS = 90_000;
+
 describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a PostgreSQL server; skipped on PGlite)', () => {
   it('loses no monitor run and bills it once', async () => {
     // This instance does not work on jobs until the other process has died; then it takes over after 1 s.
@@ -88,7 +91,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
     } finally {
       await svc.close();
     }
-  });
+  }, CHILD_PROCESS_MS);
 
   it('loses no webhook delivery: it is attempted again with the same webhook-id', async () => {
     let offsetMs = 0;
@@ -118,7 +121,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
       await svc.close();
       await receiver.close();
     }
-  });
+  }, CHILD_PROCESS_MS);
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL server; skipped on PGlite)', () => {
@@ -141,7 +144,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL 
       await kill(child);
       await svc.close();
     }
-  });
+  }, CHILD_PROCESS_MS);
 
   it('deliver each event once', async () => {
     const receiver = await startReceiver();
@@ -167,5 +170,5 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL 
       await first.close();
       await receiver.close();
     }
-  });
+  }, CHILD_PROCESS_MS);
 });

@@ -298,6 +298,17 @@ describe('permitted destinations', () => {
     expect(res.body.error.details.reason).toMatch(reason);
   });
 
+  it('refuses a forbidden destination on update too, and an event type it does not know', async () => {
+    const hook = (await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'good', url: 'https://hooks.example.com/in' } })).body.data;
+    const moved = await strict.request('PATCH', `/v1/webhooks/${hook.id}`, { key: strictKey, body: { url: 'https://0x7f000001/' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error).toMatchObject({ code: 'forbidden_destination', details: { field: 'url' } });
+    expect((await strict.request('GET', `/v1/webhooks/${hook.id}`, { key: strictKey })).body.data.url).toBe('https://hooks.example.com/in');
+    const unknown = await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'x', url: 'https://hooks.example.com/in', events: ['monitor.deleted'] } });
+    expect(unknown.status).toBe(400);
+    expect(String(unknown.body.error.details.field)).toMatch(/^events/);
+  });
+
   it('accepts a name that does not resolve yet, and refuses it at delivery once it resolves to loopback', async () => {
     const created = await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'rebind', url: 'https://rebind.test/hook' } });
     expect(created.status).toBe(201);
