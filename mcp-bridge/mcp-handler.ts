@@ -5,6 +5,7 @@ import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
+import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { buildMcpServer } from './mcp-server.ts';
 import type { McpOAuth } from './mcp-oauth.ts';
@@ -85,10 +86,12 @@ export function createMcpBridge(
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });
           return { ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } };
         }
-        if (!isServiceError(error)) throw error;
-        const envelope = errorEnvelope(ctx.requestId, error.extensions.code, error.message, error.extensions.details);
-        const presented = ctx.authorization !== undefined;
-        const challenge = !oauth ? 'Bearer' : presented ? oauth.refusal('invalid_token', error.message) : oauth.challenge();
+        // Checking a credential reads the database: a fault there is the pipeline's 503 not_ready, as on every surface.
+        const failure = toCatalogueError(error);
+        if (!isServiceError(failure)) throw error;
+        const envelope = errorEnvelope(ctx.requestId, failure.extensions.code, failure.message, failure.extensions.details);
+        if (failure.extensions.code !== 'unauthenticated' || !oauth) return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
+        const challenge = ctx.authorization !== undefined ? oauth.refusal('invalid_token', failure.message) : oauth.challenge();
         return { ...envelope, headers: { 'www-authenticate': challenge, 'x-credits-charged': '0' } };
       }
     },

@@ -75,7 +75,9 @@ describe.runIf(serverUrl)('a database that goes away and comes back (needs a Pos
     charged += Number(served.headers.get('x-credits-charged'));
 
     await proxy.down();
-    for (const attempt of [read, () => svc.request('GET', '/v1/whoami', { key })]) {
+    const mcpWhoami = () =>
+      svc.request('POST', '/mcp', { key, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, headers: { accept: 'application/json, text/event-stream' } });
+    for (const attempt of [read, () => svc.request('GET', '/v1/whoami', { key }), mcpWhoami]) {
       const res = await attempt();
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(res.body.error).toMatchObject({ code: 'not_ready', retryable: true });
