@@ -29,9 +29,11 @@ const forumRequests = () => forumOf(svc).client.stats.requests;
 const count = (list: unknown[] | null | undefined) => list?.length ?? 0;
 const present = (values: unknown[]) => values.filter((value) => value !== null && value !== undefined).length;
 
+/** A walk that was served: never charged more than the worst case it was admitted with. */
 async function walk(query: string, variables: Record<string, unknown> = {}) {
   const res = await svc.graphql(query, variables, key);
   expect(res.status, JSON.stringify(res.body.errors)).toBe(200);
+  expect(charged(res)).toBeLessThanOrEqual(res.body.extensions.credits.worstCase);
   return res;
 }
 
