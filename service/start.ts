@@ -36,6 +36,7 @@ import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
 import { createConnectionStore, type ConnectionStore } from '../adapters/oauth/connection-store.ts';
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
+import { createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
 import { createAuthorizationServer } from '../oauth-server/authorization-server.ts';
 import { createInteractionHandler } from '../oauth-server/interaction-handler.ts';
 import { createOAuthRoutes, type OAuthRoutes } from './oauth-routes.ts';
@@ -251,6 +252,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     oauthRoutes = createOAuthRoutes({
       provider,
       mcpOAuth,
+      registrationWait: createRegistrationLimit(),
       interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people), connections }),
     });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;

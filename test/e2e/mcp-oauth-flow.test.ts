@@ -309,3 +309,18 @@ describe('a connection', () => {
     expect((await mcp(key, whoamiCall)).status).toBe(200);
   });
 });
+
+// Last in this file: it spends this address's registrations for the hour.
+describe('open client registration', () => {
+  it('is bounded per address: past the hourly allowance, 429 with Retry-After and nothing registered', async () => {
+    let refused: Response | undefined;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const res = await fetch(`${svc.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: `Flood ${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) });
+      if (res.status === 429) refused = res;
+      else expect(res.status).toBe(201);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused!.json()).error).toBe('slow_down');
+  });
+});

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { createRegistrationLimit } from '../../adapters/oauth/registration-limit.ts';
+
+describe('the open client registration limit', () => {
+  it('lets an address register its hourly allowance, then says how long to wait; other addresses are not affected', async () => {
+    const wait = createRegistrationLimit(3);
+    expect([await wait('10.0.0.1'), await wait('10.0.0.1'), await wait('10.0.0.1')]).toEqual([0, 0, 0]);
+    const fourth = await wait('10.0.0.1');
+    expect(fourth).toBeGreaterThan(3000);
+    expect(fourth).toBeLessThanOrEqual(3600);
+    expect(await wait('10.0.0.2')).toBe(0);
+  });
+});
