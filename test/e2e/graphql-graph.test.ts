@@ -147,6 +147,26 @@ describe('microblog profile edges', () => {
   });
 });
 
+describe('an edge that fails', () => {
+  it('is null with its error; its parent and the other edges are served and billed, the failed edge costs nothing', async () => {
+    const { sim } = microblogOf(svc);
+    sim.faults.add({ route: '/\\/UserTweets(\\?|$)/', kind: 'reset', count: 10 });
+    try {
+      const res = await svc.graphql(`query($user: String!) { microblogUser(user: $user) { username posts(limit: 5) { items { id } } media(limit: 5) { items { id } } } }`, { user: SIM_ACCOUNTS.org }, key);
+      expect(res.status).toBe(200);
+      const profile = res.body.data.microblogUser;
+      expect(profile.username).toBe(SIM_ACCOUNTS.org);
+      expect(profile.posts).toBeNull();
+      expect(profile.media.items.length).toBeGreaterThan(0);
+      expect(res.body.errors).toHaveLength(1);
+      expect(res.body.errors[0]).toMatchObject({ path: ['microblogUser', 'posts'], extensions: { code: 'upstream_unavailable', retryable: true } });
+      expect(charged(res)).toBe(1 + 2 + profile.media.items.length);
+    } finally {
+      sim.faults.clear();
+    }
+  });
+});
+
 describe('List and Space edges', () => {
   it("a List's owner, members and posts", async () => {
     const before = microblogRequests();
