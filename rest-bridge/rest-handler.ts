@@ -54,7 +54,7 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
     const execute = async () => toEnvelope(op, await executor(op, variables, ctx), ctx.requestId);
     // Only changes are made idempotent, per account; a request the key cannot be tied to an account runs as it is.
     // A dry run changes nothing, so it neither takes a key nor is replayed for the real call that follows.
-    const changes = op.rest.method !== 'GET' && ctx.callOptions?.dryRun === undefined;
+    const changes = op.rest.method !== 'GET' && ctx.callOptions?.dryRun?.value !== 'true';
     const principal = request.idempotencyKey !== undefined && changes ? await authenticate(ctx).catch(() => undefined) : undefined;
     if (!principal || request.idempotencyKey === undefined) return execute();
     const hash = requestHash(request.method, request.url.pathname, body.value);

@@ -90,6 +90,20 @@ describe('dry run on REST (header x-dry-run)', () => {
     expect(res.body.meta.estimate).toEqual({ minimumCredits: 0, worstCaseCredits: 0, rateLimitWeight: 1 });
     expect((await svc.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
   });
+
+  it('a dry run takes no Idempotency-Key: the real call after it with the same key runs; x-dry-run false keeps the key', async () => {
+    const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+    const body = { name: 'once', target: { kind: 'search', keywords: 'rust' } };
+    const headers = { 'idempotency-key': 'dry-then-real-0001' };
+    const dry = await svc.request('POST', '/v1/monitors', { key, body, headers: { ...headers, 'x-dry-run': 'true' } });
+    expect(dry.body.data).toBeNull();
+    const real = await svc.request('POST', '/v1/monitors', { key, body, headers: { ...headers, 'x-dry-run': 'false' } });
+    expect(real.status).toBe(201);
+    expect(real.headers.get('idempotent-replayed')).toBeNull();
+    const again = await svc.request('POST', '/v1/monitors', { key, body, headers: { ...headers, 'x-dry-run': 'false' } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.id).toBe(real.body.data.id);
+  });
 });
 
 describe('maxCredits and dry run on GraphQL (extensions, or the same headers)', () => {
