@@ -1,5 +1,6 @@
 import { IdentityError } from '../adapters/identity/identity-error.ts';
 import { SESSION_TTL_MS } from '../adapters/people/person-store.ts';
+import { SignUpThrottled } from '../adapters/people/sign-in-throttle.ts';
 import { crossSite, formTokenMatches, newFormToken } from './csrf.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { page, redirect, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
@@ -30,7 +31,15 @@ function genuineAnonymousPost(request: DashboardRequest): boolean {
   return !crossSite(request) && formTokenMatches(request, readCookie(request, FORM_COOKIE));
 }
 
-function errorMessage(error: unknown): { status: number; message: string } | null {
+function minutes(seconds: number): string {
+  const count = Math.ceil(seconds / 60);
+  return `${count} minute${count === 1 ? '' : 's'}`;
+}
+
+function errorMessage(error: unknown): { status: number; message: string; retryAfterSeconds?: number } | null {
+  if (error instanceof SignUpThrottled) {
+    return { status: 429, message: `Too many accounts were created from this address. Try again in ${minutes(error.retryAfterSeconds)}.`, retryAfterSeconds: error.retryAfterSeconds };
+  }
   if (!(error instanceof IdentityError)) return null;
   return { status: error.kind === 'duplicate_email' ? 409 : 400, message: error.message };
 }
@@ -67,8 +76,7 @@ export function accountRoutes(deps: DashboardDeps) {
       const result = await people.signIn({ email, password: request.form.get('password') ?? '', address: request.address });
       if ('person' in result) return startSession(request, result.person.id, next);
       if (result.failure === 'throttled') {
-        const minutes = Math.ceil(result.retryAfterSeconds / 60);
-        const response = signInForm(request, { next, email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, 429);
+        const response = signInForm(request, { next, email, error: `Too many failed sign-ins. Try again in ${minutes(result.retryAfterSeconds)}.` }, 429);
         response.headers['retry-after'] = String(result.retryAfterSeconds);
         return response;
       }
@@ -87,12 +95,14 @@ export function accountRoutes(deps: DashboardDeps) {
       const email = request.form.get('email') ?? '';
       const name = request.form.get('name') ?? '';
       try {
-        const { person } = await people.signUp({ email, name, password: request.form.get('password') ?? '' });
+        const { person } = await people.signUp({ email, name, password: request.form.get('password') ?? '', address: request.address });
         return await startSession(request, person.id, next);
       } catch (error) {
         const refusal = errorMessage(error);
         if (!refusal) throw error;
-        return signUpForm(request, { next, email, name, error: refusal.message }, refusal.status);
+        const response = signUpForm(request, { next, email, name, error: refusal.message }, refusal.status);
+        if (refusal.retryAfterSeconds) response.headers['retry-after'] = String(refusal.retryAfterSeconds);
+        return response;
       }
     },
 

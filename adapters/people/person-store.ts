@@ -8,7 +8,7 @@ import type { SqlDb } from '../db/sql.ts';
 import { IdentityError } from '../identity/identity-error.ts';
 import type { IdentityStore, PersonRecord, WorkspaceRecord } from '../identity/identity-store.ts';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password-hash.ts';
-import { createSignInThrottle, throttleKeys } from './sign-in-throttle.ts';
+import { createSignInThrottle, signUpKeys, SignUpThrottled, throttleKeys } from './sign-in-throttle.ts';
 
 /** A session lasts this long from sign-in, used or not; then the person signs in again. */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
@@ -49,8 +49,11 @@ export type SignInResult =
  * dashboard and the OAuth approval screen build on.
  */
 export interface PersonStore {
-  /** A new person and their first workspace (owner, with the free grant), in one transaction. */
-  signUp(input: { email: string; password: string; name?: string }): Promise<{ person: PersonRecord; workspace: WorkspaceRecord }>;
+  /**
+   * A new person and their first workspace (owner, with the free grant), in one transaction. With `address` (the
+   * client's IP) sign-ups from it are limited, throwing SignUpThrottled over the limit.
+   */
+  signUp(input: { email: string; password: string; name?: string; address?: string }): Promise<{ person: PersonRecord; workspace: WorkspaceRecord }>;
   /** Checks the password; `address` (the client's IP) is throttled alongside the email. */
   signIn(input: { email: string; password: string; address?: string }): Promise<SignInResult>;
   /** Sets a new password and ends every session of the person. */
@@ -132,13 +135,16 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
   const throttle = createSignInThrottle(db);
 
   return {
-    async signUp({ email: rawEmail, password, name: rawName }) {
+    async signUp({ email: rawEmail, password, name: rawName, address }) {
       const email = validEmail(rawEmail);
       const name = validName(rawName, email);
-      const passwordHash = await hashPassword(validPassword(password));
+      const keys = address ? signUpKeys(address) : [];
       const createdAt = clock();
+      const retryAfterSeconds = keys.length ? await throttle.retryAfterSeconds(keys, createdAt) : 0;
+      if (retryAfterSeconds > 0) throw new SignUpThrottled(retryAfterSeconds);
+      const passwordHash = await hashPassword(validPassword(password));
       try {
-        return await orm.em.fork({ clear: true }).transactional(async (tx) => {
+        const created = await orm.em.fork({ clear: true }).transactional(async (tx) => {
           const person = tx.create(Person, { id: randomUUID(), email, name, passwordHash, createdAt });
           // A new person has no workspace yet, so this one is their oldest: it receives the free grant.
           const workspace = tx.create(Workspace, { id: randomUUID(), name: `${name}'s workspace`, ownerPersonId: person.id, receivesFreeGrant: true, createdAt });
@@ -149,6 +155,9 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
             workspace: { id: workspace.id, name: workspace.name, ownerPersonId: person.id, receivesFreeGrant: true, createdAt },
           };
         });
+        // Only accounts actually opened count: a mistyped form costs nothing.
+        await throttle.record(keys, createdAt);
+        return created;
       } catch (error) {
         if (error instanceof UniqueConstraintViolationException) {
           throw new IdentityError('duplicate_email', 'Someone already signed up with this email; sign in instead.', { field: 'email' });
@@ -170,7 +179,7 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
       const matches = await verifyPassword(password, row?.password_hash ?? DECOY_HASH);
       if (!row || !row.password_hash || !matches) {
-        await throttle.recordFailure(keys, now);
+        await throttle.record(keys, now);
         return { failure: 'invalid_credentials' };
       }
       await throttle.clear(keys[0].key);

@@ -1,8 +1,8 @@
 import type { SqlDb } from '../db/sql.ts';
 
 /**
- * Failed sign-ins counted per email and per client address in fixed windows, in the database so that every
- * instance counts the same failures. A key over its limit is refused until its window ends, before any password
+ * Failed sign-ins counted per email and per client address, and sign-ups per address, in fixed windows, in the
+ * database so that every instance counts the same attempts. A key over its limit is refused until its window ends, before any password
  * is checked (so a flood of guesses costs no scrypt time either).
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
@@ -10,6 +10,27 @@ export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const FAILURES_PER_EMAIL = 5;
 /** One address trying many accounts (or many people behind one NAT): looser. */
 export const FAILURES_PER_ADDRESS = 30;
+
+/**
+ * New accounts from one address: each comes with a workspace and the monthly free credits, so an unbounded sign-up
+ * rate would hand out free credits by the thousand; a household or an office still fits.
+ */
+export const SIGN_UPS_PER_ADDRESS = 10;
+
+/** A sign-up refused because its address opened too many accounts in the window. */
+export class SignUpThrottled extends Error {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    super('Too many accounts were created from this address; try again later.');
+    this.name = 'SignUpThrottled';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function signUpKeys(address: string): ThrottleKey[] {
+  return [{ key: `signup:${address}`, limit: SIGN_UPS_PER_ADDRESS }];
+}
 
 export interface ThrottleKey {
   key: string;
@@ -31,7 +52,8 @@ interface Row {
 export interface SignInThrottle {
   /** Seconds until the first refused key's window ends, or 0 when every key may try. */
   retryAfterSeconds(keys: readonly ThrottleKey[], now: Date): Promise<number>;
-  recordFailure(keys: readonly ThrottleKey[], now: Date): Promise<void>;
+  /** Counts one attempt (a failed sign-in, a sign-up) against every key. */
+  record(keys: readonly ThrottleKey[], now: Date): Promise<void>;
   /** A successful sign-in forgets the account's failures (not the address's: it may be guessing at others). */
   clear(key: string): Promise<void>;
   /** Deletes windows that have ended. */
@@ -55,7 +77,7 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
       return wait;
     },
 
-    async recordFailure(keys, now) {
+    async record(keys, now) {
       for (const { key } of keys) {
         // A window that has ended starts again at this failure.
         await db.all(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_UPS_PER_ADDRESS } from '../../adapters/people/sign-in-throttle.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -87,5 +88,15 @@ describe('dashboard usage, monitors and webhooks pages over HTTP', () => {
     expect(page.body).toContain('Deliveries of “inbox”');
     expect(page.body).toMatch(new RegExp(`<table id="deliveries">.*<td>inbox</td>.*${tested.body.data.eventId}`, 's'));
     expect(page.body).not.toContain(created.body.data.secret);
+  });
+
+  it('stops one address from opening account after account, each bringing free credits', async () => {
+    // Two accounts were opened from this address above.
+    for (let i = 2; i < SIGN_UPS_PER_ADDRESS; i++) expect((await new DashboardClient(svc.url).signUp(`farm${i}@example.com`)).status).toBe(303);
+    const refused = await new DashboardClient(svc.url).signUp('farm-extra@example.com');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('900');
+    expect(refused.body).toContain('Too many accounts were created from this address. Try again in 15 minutes.');
+    expect(await svc.service.identity.getPersonByEmail('farm-extra@example.com')).toBeNull();
   });
 });

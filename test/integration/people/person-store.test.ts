@@ -4,7 +4,7 @@ import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
 import { createPersonStore, hashSessionToken, SESSION_TTL_MS, type PersonStore } from '../../../adapters/people/person-store.ts';
-import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 describe('person store', () => {
@@ -119,6 +119,22 @@ describe('person store', () => {
     const ada = (await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843' })) as { person: { id: string } };
     expect(await store.role(ada.person.id, second.id)).toBeNull();
     await expect(store.createWorkspace(person.id, '   ')).rejects.toMatchObject({ kind: 'invalid_name', field: 'name' });
+  });
+
+  it('limits the accounts one address opens per window; refused and failed sign-ups keep nothing and count nothing', async () => {
+    const address = '198.51.100.7';
+    await expect(store.signUp({ email: 'farm-bad@example.com', password: 'short', address })).rejects.toMatchObject({ kind: 'invalid_password' });
+    for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) await store.signUp({ email: `farm${i}@example.com`, password: 'free-credits-please', address });
+    const refused = await store.signUp({ email: 'farm-extra@example.com', password: 'free-credits-please', address }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SignUpThrottled);
+    expect((refused as SignUpThrottled).retryAfterSeconds).toBe(THROTTLE_WINDOW_MS / 1000);
+    const rows = await orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'farm%'`);
+    expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS);
+    expect((await store.signUp({ email: 'farm-elsewhere@example.com', password: 'free-credits-please', address: '198.51.100.8' })).person.email).toBe('farm-elsewhere@example.com');
+    const saved = now;
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
+    expect((await store.signUp({ email: 'farm-later@example.com', password: 'free-credits-please', address })).person.email).toBe('farm-later@example.com');
+    now = saved;
   });
 
   it('sweeps expired sessions', async () => {
