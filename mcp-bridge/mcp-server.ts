@@ -68,6 +68,7 @@ function toolDescription(op: OperationSpec): string {
   if (minimumCredits > 0) {
     const perUnit = units.map((unit) => `${UNIT_PRICES[unit]} per ${unit.replace('_', ' ')}`).join(' + ');
     parts.push(`Price: ${minimumCredits} credit${minimumCredits > 1 ? 's' : ''} a call + ${perUnit} returned; rate-limit weight ${rateLimitWeight}.`);
+    parts.push('Pass dryRun: true for the estimate without running anything (free), and maxCredits to cap what the call may cost.');
   } else {
     parts.push(`Free; rate-limit weight ${rateLimitWeight}.`);
   }

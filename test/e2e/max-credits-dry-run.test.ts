@@ -159,6 +159,8 @@ describe('maxCredits and dry run on MCP (tool arguments)', () => {
       const tools = await client.listTools();
       const tool = tools.tools.find((t) => t.name === 'get_forum_post');
       expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['id', 'maxCredits', 'dryRun']);
+      expect(tool?.description).toContain('Pass dryRun: true for the estimate');
+      expect(Object.keys(tools.tools.find((t) => t.name === 'get_usage')?.inputSchema.properties ?? {})).toEqual([]);
       const refused = await client.callTool({ name: 'get_forum_post', arguments: { id: '1a00005', maxCredits: 3 } });
       expect(refused.isError).toBe(true);
       expect((refused.structuredContent as { error: { details: unknown } }).error.details).toEqual({ field: 'maxCredits', reason: 'max_credits_exceeded', maxCredits: 3, worstCaseCredits: 4 });
