@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundedWorkspace } from '../support/billing.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { finishedRuns, until } from './monitor-support.ts';
 
@@ -246,6 +247,21 @@ describe('run-now and money', () => {
     }
     const usage = (await svc.request('GET', '/v1/usage', { key: own.key })).body.data;
     expect(usage.reserved).toBe(0);
+  });
+});
+
+describe('a run the account cannot pay for', () => {
+  it('fails with insufficient_credits and charges nothing: the balance never goes negative', async () => {
+    const { workspaceId } = await fundedWorkspace(svc, 3);
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['monitors:write', 'usage:read'] });
+    // One matching post costs 1 + 3 credits to read: more than the 3 the account holds.
+    forum().addPost({ subforum: 'programming', title: 'brokepenguin spotted', selftext: 'It could not afford the fish.' });
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'brokepenguin' }, sources: ['forum'], schedule: 'manual' }, own);
+    const [run] = await finishedRuns(svc, own, created.body.data.id, 1);
+    expect(run).toMatchObject({ status: 'failed', creditsUsed: 0, newResults: 0 });
+    expect(run.errorSummary).toMatch(/^insufficient_credits: /);
+    const usage = (await svc.request('GET', '/v1/usage', { key: own })).body.data;
+    expect(usage).toMatchObject({ balance: 3, reserved: 0 });
   });
 });
 
