@@ -63,9 +63,9 @@ function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
 export function createMonitorService(options: MonitorServiceOptions): MonitorService {
   const { db, scheduler, clock } = options;
 
-  async function requireMonitor(runner: SqlRunner, workspaceId: string, id: string): Promise<MonitorRow> {
+  async function requireMonitor(runner: SqlRunner, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<MonitorRow> {
     if (!UUID.test(id)) throw notFound('monitor', id);
-    const [row] = await runner.all<MonitorRow>(`select * from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+    const [row] = await runner.all<MonitorRow>(`select * from "monitor" where "id" = ? and "workspace_id" = ?${options.forUpdate ? ' for update' : ''}`, [id, workspaceId]);
     if (!row) throw notFound('monitor', id);
     return row;
   }
@@ -173,27 +173,33 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     },
 
     async update(workspaceId, id, patch) {
-      const current = await requireMonitor(db, workspaceId, id);
-      const target = (patch.target ?? json<MonitorTarget>(current.target)) as MonitorTarget;
-      // A new target of another platform brings that platform's sources unless sources are given too.
-      const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
-      checkSources(target, sources);
-      if (patch.schedule !== undefined) checkSchedule(await tierLimits(workspaceId), patch.schedule);
-      await requireWebhook(db, workspaceId, patch.webhookId);
-      const next = {
-        name: patch.name ?? current.name,
-        target: JSON.stringify(target),
-        sources: JSON.stringify(sources),
-        schedule: patch.schedule ?? current.schedule,
-        status: patch.status ?? current.status,
-        webhookId: patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
-      };
-      const [row] = await db.all<MonitorRow>(
-        `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?
-         where "id" = ? and "workspace_id" = ? returning *`,
-        [next.name, next.target, next.sources, next.schedule, next.status, next.webhookId, clock().toISOString(), id, workspaceId],
-      );
-      if (!row) throw notFound('monitor', id);
+      const limits = patch.schedule !== undefined ? await tierLimits(workspaceId) : undefined;
+      // The row is locked from its read to its write: two changes of one monitor at once apply one after the other,
+      // neither writing back what it read before the other's change.
+      const row = await db.transaction(async (tx) => {
+        const current = await requireMonitor(tx, workspaceId, id, { forUpdate: true });
+        const target = (patch.target ?? json<MonitorTarget>(current.target)) as MonitorTarget;
+        // A new target of another platform brings that platform's sources unless sources are given too.
+        const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
+        checkSources(target, sources);
+        if (limits) checkSchedule(limits, patch.schedule);
+        await requireWebhook(tx, workspaceId, patch.webhookId);
+        const [updated] = await tx.all<MonitorRow>(
+          `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?
+           where "id" = ? returning *`,
+          [
+            patch.name ?? current.name,
+            JSON.stringify(target),
+            JSON.stringify(sources),
+            patch.schedule ?? current.schedule,
+            patch.status ?? current.status,
+            patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
+            clock().toISOString(),
+            id,
+          ],
+        );
+        return updated;
+      });
       const changesSchedule = patch.schedule !== undefined || patch.status !== undefined;
       return toMonitor(changesSchedule ? await applySchedule(row) : row);
     },

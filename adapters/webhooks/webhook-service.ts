@@ -225,33 +225,36 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     },
 
     async update(workspaceId, id, patch) {
-      const current = await requireWebhook(db, workspaceId, id);
+      await requireWebhook(db, workspaceId, id);
       if (patch.url !== undefined) await permitted(patch.url);
       const now = clock().toISOString();
-      const reactivated = patch.status === 'active' && current.status !== 'active';
-      const disabled = patch.status === 'disabled' && current.status !== 'disabled';
+      // One statement that keeps what the patch does not name as it is in the row (not as it was read): a concurrent
+      // PATCH, or the delivery worker disabling the webhook, is never written back over.
       const [row] = await db.all<WebhookRow>(
-        `update "webhook" set "name" = ?, "url" = ?, "events" = ?::jsonb, "status" = ?,
-           "failure_count" = case when ? then 0 else "failure_count" end,
-           "failing_since" = case when ? then null else "failing_since" end,
-           "disabled_at" = case when ? then null when ? then ?::timestamptz else "disabled_at" end,
+        `update "webhook" set "name" = coalesce(?, "name"), "url" = coalesce(?, "url"), "events" = coalesce(?::jsonb, "events"),
+           "status" = coalesce(?, "status"),
+           "failure_count" = case when ?::text = 'active' and "status" <> 'active' then 0 else "failure_count" end,
+           "failing_since" = case when ?::text = 'active' and "status" <> 'active' then null else "failing_since" end,
+           "disabled_at" = case when ?::text = 'active' and "status" <> 'active' then null
+                                when ?::text = 'disabled' and "status" <> 'disabled' then ?::timestamptz else "disabled_at" end,
            "updated_at" = ?
          where "id" = ? and "workspace_id" = ? returning *`,
         [
-          patch.name ?? current.name,
-          patch.url ?? current.url,
-          JSON.stringify(patch.events ?? json<string[]>(current.events)),
-          patch.status ?? current.status,
-          reactivated,
-          reactivated,
-          reactivated,
-          disabled,
+          patch.name ?? null,
+          patch.url ?? null,
+          patch.events ? JSON.stringify(patch.events) : null,
+          patch.status ?? null,
+          patch.status ?? null,
+          patch.status ?? null,
+          patch.status ?? null,
+          patch.status ?? null,
           now,
           now,
           id,
           workspaceId,
         ],
       );
+      if (!row) throw notFound('webhook', id);
       return toWebhook(row);
     },
 

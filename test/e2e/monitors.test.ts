@@ -122,6 +122,18 @@ describe('monitor resources', () => {
     expect(monitor.nextRunAt).toBe(created.nextRunAt);
   });
 
+  it('applies two PATCHes of one monitor at once one after the other, losing neither’s fields', async () => {
+    for (let i = 0; i < 5; i++) {
+      const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
+      const [renamed, paused] = await Promise.all([
+        svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { name: `renamed ${i}` } }),
+        svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status: 'paused' } }),
+      ]);
+      expect([renamed.status, paused.status]).toEqual([200, 200]);
+      expect((await svc.request('GET', `/v1/monitors/${id}`, { key })).body.data).toMatchObject({ name: `renamed ${i}`, status: 'paused' });
+    }
+  });
+
   it('refuses run-now with 409 while paused or archived', async () => {
     const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
     for (const status of ['paused', 'archived']) {

@@ -82,6 +82,20 @@ describe('webhook resources', () => {
     expect(oneMore.body.error.details).toMatchObject({ limit: 'maxWebhooks', maxWebhooks });
   });
 
+  it('applies two PATCHes of one webhook at once without either undoing the other', async () => {
+    for (let i = 0; i < 5; i++) {
+      const hook = await createWebhook(`/patched-${i}`);
+      const [renamed, disabled] = await Promise.all([
+        svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { name: `renamed ${i}` } }),
+        svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { status: 'disabled' } }),
+      ]);
+      expect([renamed.status, disabled.status]).toEqual([200, 200]);
+      const read = (await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data;
+      expect(read).toMatchObject({ name: `renamed ${i}`, status: 'disabled' });
+      expect(read.disabledAt).not.toBeNull();
+    }
+  });
+
   it('detaches a deleted webhook from its monitors', async () => {
     const hook = await createWebhook('/detach');
     const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'd', target: { kind: 'search', keywords: 'rust' }, webhookId: hook.id, schedule: 'manual' } })).body.data;
