@@ -62,6 +62,23 @@ describe('database migrations', () => {
   });
 });
 
+describe.runIf(process.env.TEST_DATABASE_URL)('instances starting together on an empty database (PostgreSQL; PGlite has one owner)', () => {
+  it('migrate one after the other under the advisory lock: every migration applied once, no start fails', async () => {
+    const empty = await createTestDatabase({ empty: true });
+    const orms: Orm[] = [];
+    try {
+      const started = await Promise.allSettled(Array.from({ length: 3 }, () => initOrm({ databaseUrl: empty.databaseUrl })));
+      for (const result of started) if (result.status === 'fulfilled') orms.push(result.value);
+      expect(started.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      const executed = await orms[0].migrator.getExecuted();
+      expect(executed.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+    } finally {
+      for (const orm of orms) await orm.close(true);
+      await empty.drop();
+    }
+  });
+});
+
 describe('readiness ping on an unavailable database', () => {
   it('reports false at once when nothing listens', async () => {
     const orm = await initOrm({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', migrate: false });
