@@ -155,7 +155,8 @@ async function withFreshDatabase<T>(serverUrl: string, work: (url: string) => Pr
 
 const startedAt = new Date();
 const loadBefore = loadavg();
-const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/);
+// The simulated forum's quota (100,000 per 10 minutes) would run out within one run and throttle the later targets.
+const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/);
 const runs: DatabaseRun[] = [];
 try {
   const upstream = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]! };

@@ -12,9 +12,9 @@ export interface ForumSim {
 }
 
 /** Starts the simulated forum on 127.0.0.1 (a free port unless given). */
-export async function startForumSim(opts: { seed?: number; size?: WorldSize; port?: number } = {}): Promise<ForumSim> {
+export async function startForumSim(opts: { seed?: number; size?: WorldSize; port?: number; rateLimit?: number } = {}): Promise<ForumSim> {
   const world = new ForumWorld({ seed: opts.seed, size: opts.size });
   const faults = new FaultInjector(opts.seed);
-  const server = await startSimServer('forum', createForumHandler(world), { port: opts.port, faults });
+  const server = await startSimServer('forum', createForumHandler(world, opts.rateLimit), { port: opts.port, faults });
   return { url: server.url, world, faults, close: server.close };
 }
