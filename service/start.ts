@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { createOperatorAudit } from '../adapters/db/operator-audit.ts';
 import { sqlDbFromOrm } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
+import { createCreditLeases } from '../adapters/billing/credit-leases.ts';
+import { withLeases } from '../adapters/billing/leased-credits.ts';
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
@@ -132,6 +134,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => keyChanges.close());
     const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
+    const leases = createCreditLeases({ db: sqlDbFromOrm(orm), credits, clock: now });
+    // Runs after the listeners closed: books what this instance charged and hands its leases back.
+    cleanups.unshift(() => leases.close());
+    const leasedCredits = withLeases(credits, leases);
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);
@@ -202,14 +208,14 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       version,
       authenticate: (secret) => identity.authenticateKey(secret, now()),
       databaseReady: () => pingDatabase(orm),
-      billing: config.billing ? createBillingGate(credits) : unbilledGate,
+      billing: config.billing ? createBillingGate(leases) : unbilledGate,
       balances: createBalanceMemo(),
       rateLimits: createRateGate(limiter, credits),
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),
       pagingStates,
       platforms: platforms.clients,
       upstreams: platforms.upstreams,
-      account: { usage: (id) => credits.usage(id), limits },
+      account: { usage: (id) => leasedCredits.usage(id), limits },
       monitors,
       webhooks,
       idempotency,
@@ -236,7 +242,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     });
     const operatorServer = createOperatorServer(
       createOperatorApi(
-        [...identityOperatorRoutes(identity, now), ...billingOperatorRoutes(credits, identity)],
+        [...identityOperatorRoutes(identity, now), ...billingOperatorRoutes(leasedCredits, identity)],
         (candidate) => operatorTokenMatches(operatorToken, candidate),
         idempotency,
         createOperatorAudit(sqlDb, now),
@@ -269,7 +275,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       operatorToken,
       orm,
       identity,
-      credits,
+      credits: leasedCredits,
       platforms,
       monitors,
       jobs,

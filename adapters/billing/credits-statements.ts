@@ -58,8 +58,14 @@ select count(*)::int as renewed from renewed`;
 export const FOLD = `select billing_fold(:workspaceId::uuid, :foldAtLeast::int, :now::timestamptz) as folded`;
 
 const PENDING = `(select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = :workspaceId::uuid)`;
-const HELD = `(select coalesce(sum(r.credits), 0) from billing_reservation r
+const RESERVED = `(select coalesce(sum(r.credits), 0) from billing_reservation r
   where r.workspace_id = :workspaceId::uuid and r.expires_at + ${HOLD_GRACE} > :now::timestamptz)`;
+/** Live leases, by the database's clock (see the credit-leases migration). */
+const LEASES = `from billing_lease l where l.workspace_id = :workspaceId::uuid and l.expires_at > now()`;
+/** What admissions must leave alone: holds of calls in flight and every live lease's whole slice. */
+const HELD = `(${RESERVED} + (select coalesce(sum(l.credits), 0) ${LEASES}))`;
+/** What the Usage object reports as reserved: calls in flight, direct or on a lease; a lease's unused part is not. */
+const IN_FLIGHT = `(${RESERVED} + (select coalesce(sum(l.in_flight), 0) ${LEASES}))`;
 
 /** One row: balance, reserved, spending_paused, stale, held (null when refused); see `billing_admit`. */
 export const ADMIT = `
@@ -86,7 +92,7 @@ returning r.credits`;
 /** The account with its pending charges and live holds; `stale` as in ADMIT. */
 export const READ_ACCOUNT = `
 select a.receives_free_grant, a.spending_paused, a.free_granted, a.free_remaining, a.bought_remaining,
-  a.net_purchase_cents, ${STALE} as stale, ${PENDING} as pending, ${HELD} as reserved
+  a.net_purchase_cents, ${STALE} as stale, ${PENDING} as pending, ${IN_FLIGHT} as reserved
 from billing_account a where a.workspace_id = :workspaceId::uuid`;
 
 export const PURCHASE = `
@@ -137,11 +143,12 @@ select id, kind, credits, free_credits, bought_credits, usd_cents, reservation_i
 from billing_ledger_entry where workspace_id = :workspaceId::uuid order by id desc limit :limit::int`;
 
 /**
- * Expired holds, plus pending charges whose account was deleted with its workspace (pending charges carry no
+ * Expired holds and leases (a lease by the database's clock), plus pending charges whose account was deleted with its workspace (pending charges carry no
  * foreign key, so the cascade does not reach them).
  */
 export const SWEEP_RESERVATIONS = `
 with swept as (delete from billing_reservation where expires_at + ${HOLD_GRACE} <= :now::timestamptz returning 1),
+leases as (delete from billing_lease where expires_at <= now()),
 orphans as (
   delete from billing_pending_charge p
   where not exists (select 1 from billing_account a where a.workspace_id = p.workspace_id)

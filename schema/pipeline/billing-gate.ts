@@ -1,29 +1,22 @@
-import type { CreditsService, Reservation } from '../../adapters/billing/credits-service.ts';
+import type { CreditLeases, LeasedAdmission } from '../../adapters/billing/credit-leases.ts';
 import type { Admission, BillingGate } from '../../core/service-deps.ts';
 
 interface HeldAdmission extends Admission {
-  reservation: Reservation;
+  held: LeasedAdmission;
 }
 
-/** The pipeline's credit hook on the ledger; its refusals (`CreditsRefusal`) are mapped with every other error. */
-export function createBillingGate(credits: CreditsService): BillingGate {
-  const balanceOf = async (workspaceId: string): Promise<number> => (await credits.usage(workspaceId))?.balance ?? 0;
+/**
+ * The pipeline's credit hook: calls are admitted and settled on this instance's credit lease when it covers
+ * them, else in the database (adapters/billing/credit-leases.ts). Refusals (`CreditsRefusal`) are mapped with
+ * every other error.
+ */
+export function createBillingGate(leases: CreditLeases): BillingGate {
+  const admitted = (held: LeasedAdmission): HeldAdmission => ({ id: held.id, reserved: held.credits, held });
   return {
-    async admit(principal, request) {
-      const reservation = await credits.admit(principal.workspaceId, request);
-      return { id: reservation.id, reserved: reservation.credits, reservation } satisfies HeldAdmission;
-    },
-    async extend(_principal, admission, extra) {
-      const reservation = await credits.extend((admission as HeldAdmission).reservation, extra);
-      return { id: reservation.id, reserved: reservation.credits, reservation } satisfies HeldAdmission;
-    },
-    async settle(_principal, admission, amount) {
-      return credits.settle((admission as HeldAdmission).reservation, amount);
-    },
-    async release(principal, admission) {
-      await credits.release((admission as HeldAdmission).reservation);
-      return { remaining: await balanceOf(principal.workspaceId) };
-    },
-    remaining: (principal) => balanceOf(principal.workspaceId),
+    admit: async (principal, request) => admitted(await leases.admit(principal.workspaceId, request)),
+    extend: async (_principal, admission, extra) => admitted(await leases.extend((admission as HeldAdmission).held, extra)),
+    settle: (_principal, admission, amount) => leases.settle((admission as HeldAdmission).held, amount),
+    release: (_principal, admission) => leases.release((admission as HeldAdmission).held),
+    remaining: (principal) => leases.remaining(principal.workspaceId),
   };
 }

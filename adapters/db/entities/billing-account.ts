@@ -22,6 +22,8 @@ export const BillingAccount = defineEntity({
     freePeriodStart: p.datetime().columnType('timestamptz').nullable(),
     boughtRemaining: p.bigint('number').defaultRaw('0'),
     netPurchaseCents: p.bigint('number').defaultRaw('0'),
+    /** While a refund runs, no credit lease of the workspace grows. */
+    leasesFrozenUntil: p.datetime().columnType('timestamptz').nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),
   },

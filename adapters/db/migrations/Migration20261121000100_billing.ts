@@ -116,7 +116,7 @@ export class Migration20261121000100_billing extends Migration {
  * rules keep them within it, the cap only guards the CHECK constraints against clock skew between instances.
  * The account row is locked only when there is work.
  */
-const FOLD_FUNCTION = `create function billing_fold(p_workspace uuid, p_fold_at_least integer, p_now timestamptz)
+export const FOLD_FUNCTION = `create function billing_fold(p_workspace uuid, p_fold_at_least integer, p_now timestamptz)
 returns integer language plpgsql as $$
 declare
   v_folded integer;
@@ -169,7 +169,7 @@ end $$;`;
  * not for a WAL flush. A hold lost in a server crash only frees credits early; a lost fold leaves its charges
  * pending, still counted. stale = the free grant must be renewed first (the caller does, then calls again).
  */
-const ADMIT_FUNCTION = `create function billing_admit(p_workspace uuid, p_reservation uuid, p_reserve bigint,
+export const ADMIT_FUNCTION = `create function billing_admit(p_workspace uuid, p_reservation uuid, p_reserve bigint,
   p_minimum bigint, p_now timestamptz, p_expires_at timestamptz, p_period_start timestamptz, p_fold_at_least integer)
 returns table (balance bigint, reserved bigint, spending_paused boolean, stale boolean, held bigint)
 language plpgsql as $$
@@ -212,7 +212,7 @@ end $$;`;
  * each other's commits. A call that outlived its reservation is charged, under the admission lock, only what is
  * available now: once it expired, others may have been admitted against those credits.
  */
-const SETTLE_FUNCTION = `create function billing_settle(p_reservation uuid, p_workspace uuid, p_charge bigint, p_now timestamptz)
+export const SETTLE_FUNCTION = `create function billing_settle(p_reservation uuid, p_workspace uuid, p_charge bigint, p_now timestamptz)
 returns table (charged bigint, remaining bigint)
 language plpgsql as $$
 declare

@@ -6,6 +6,7 @@ import { Migration20261124000000_jobs } from './Migration20261124000000_jobs.ts'
 import { Migration20261124000100_monitors_webhooks } from './Migration20261124000100_monitors_webhooks.ts';
 import { Migration20261124000200_idempotency } from './Migration20261124000200_idempotency.ts';
 import { Migration20261124000300_operator_audit } from './Migration20261124000300_operator_audit.ts';
+import { Migration20261124100000_credit_leases } from './Migration20261124100000_credit_leases.ts';
 import { Migration20261124200000_people } from './Migration20261124200000_people.ts';
 import { Migration20261124300000_oauth } from './Migration20261124300000_oauth.ts';
 import { Migration20261124400000_usage_charge } from './Migration20261124400000_usage_charge.ts';
@@ -21,6 +22,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124000100_monitors_webhooks', class: Migration20261124000100_monitors_webhooks },
   { name: 'Migration20261124000200_idempotency', class: Migration20261124000200_idempotency },
   { name: 'Migration20261124000300_operator_audit', class: Migration20261124000300_operator_audit },
+  { name: 'Migration20261124100000_credit_leases', class: Migration20261124100000_credit_leases },
   { name: 'Migration20261124200000_people', class: Migration20261124200000_people },
   { name: 'Migration20261124300000_oauth', class: Migration20261124300000_oauth },
   { name: 'Migration20261124400000_usage_charge', class: Migration20261124400000_usage_charge },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBillingFixture, type BillingFixture } from './billing-fixture.ts';
 
-const BILLING_TABLES = ['billing_account', 'billing_ledger_entry', 'billing_pending_charge', 'billing_rate_limit', 'billing_reservation'];
+const BILLING_TABLES = ['billing_account', 'billing_lease', 'billing_ledger_entry', 'billing_pending_charge', 'billing_rate_limit', 'billing_reservation'];
 
 describe('billing migration', () => {
   let fixture: BillingFixture;
@@ -30,11 +30,11 @@ describe('billing migration', () => {
     expect(billingStatements).toEqual([]);
   });
 
-  it('creates the admission, settlement and fold functions', async () => {
+  it('creates the admission, settlement, fold and lease functions', async () => {
     const rows = await fixture.db.all<{ proname: string }>(
       "select proname from pg_proc where proname like 'billing%' order by proname",
     );
-    expect(rows.map((row) => row.proname)).toEqual(['billing_admit', 'billing_fold', 'billing_settle']);
+    expect(rows.map((row) => row.proname)).toEqual(['billing_admit', 'billing_fold', 'billing_lease_sync', 'billing_settle']);
   });
 
   it('refuses a balance below zero at the database, whatever the code does', async () => {
