@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import { killChild as kill, killChildren, startChild } from '../support/child-service.ts';
+import { startTestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { finishedRuns, until } from './monitor-support.ts';
 
@@ -10,56 +8,7 @@ import { finishedRuns, until } from './monitor-support.ts';
  * A worker killed with SIGKILL in the middle of its work loses nothing: a second service process on the same
  * PostgreSQL takes the run (or the delivery) over once its lease runs out, and nothing is billed twice.
  */
-const OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef';
-const children = new Set<ChildProcess>();
-
-/** A real `node server.ts` on the test's database, reading the test's own simulated platforms. */
-async function startChild(svc: TestService): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['server.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      DATABASE_URL: svc.db.databaseUrl,
-      SVC_DATA_DIR: svc.dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DEMO: 'false',
-      SVC_SIM_PUBLISH: 'off',
-      SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      FORUM_UPSTREAM_URL: svc.service.platforms.simulated.forum,
-      MICROBLOG_UPSTREAM_URL: svc.service.platforms.simulated.microblog,
-      SVC_WEBHOOK_ALLOW_HTTP: 'true',
-      SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-      SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 100_000 } }),
-      // Production mode asks for every key: the same ones the test's own instance generated.
-      SVC_CURSOR_KEYS: readFileSync(join(svc.dataDir, 'cursor-keys'), 'utf8').trim(),
-      SVC_WEBHOOK_KEYS: readFileSync(join(svc.dataDir, 'webhook-keys'), 'utf8').trim(),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    const url = /base URL:\s+(\S+)/.exec(output)?.[1];
-    if (url) return { child, url };
-    if (child.exitCode !== null) throw new Error(`child exited: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`child did not start: ${output}`);
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
+afterAll(killChildren);
 
 /** Each test starts service processes of its own; on a loaded 2-core machine that alone passed 30 s. */
 const CHILD_PROCESS_MS = 90_000;
