@@ -20,8 +20,10 @@ export const LEASE_RULES = {
   ttlMs: 10_000,
   /** Local admissions stop this long before the database could see the lease expire (sync answered late, say). */
   marginMs: 2_500,
-  /** Each instance books its charges and renews its leases this often. */
+  /** Each instance books its charges, hands back or grows its leases this often when there is anything to do. */
   syncEveryMs: 50,
+  /** A lease with nothing to book is still renewed (and hears a recall) this often. */
+  keepAliveMs: 250,
   /** A lease unused this long is handed back whole. */
   idleMs: 2_000,
   /** A lease's target older than this is asked again before a call skips the lease for it. */
@@ -156,52 +158,49 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
 
   /** One round trip; true when another is needed at once. */
   async function syncOnce(state: LeaseState): Promise<boolean> {
-    const drain = state.drain || closing;
-    state.drain = false;
-    // The retry of a sync whose answer was lost keeps its number, so the database applies it at most once.
-    const seq = state.unconfirmed?.seq ?? state.seq + 1;
+    // The retry of a sync whose answer was lost resends exactly what it carried, under the same number: the
+    // database applies that number at most once, and an answer "already applied" then says what was booked.
+    const retry = state.unconfirmed;
+    const drain = !retry && (state.drain || closing);
+    if (!retry) state.drain = false;
+    const seq = retry?.seq ?? state.seq + 1;
     state.seq = seq;
     const free = Math.max(0, freeOf(state));
     const excess = state.target !== undefined && state.granted > state.target ? Math.min(free, state.granted - state.target) : 0;
-    const extra = drain ? free : excess;
+    const extra = retry ? 0 : drain ? free : excess;
     state.givingBack += extra;
-    const sent = state.charges.length;
-    const sentCredits = state.charged;
+    const sent = retry?.charges ?? state.charges.length;
+    const batch = state.charges.slice(0, sent);
+    const sentCredits = batch.reduce((sum, charge) => sum + charge.credits, 0);
     const givingBack = state.givingBack;
     const started = performance.now();
     const now = clock();
     let row: Record<string, unknown> | undefined;
     try {
       [row] = await run<Record<string, unknown>>(db, bind(sql.SYNC, {
-        leaseId: state.leaseId, workspaceId: state.workspaceId, instance, seq, charges: JSON.stringify(state.charges),
+        leaseId: state.leaseId, workspaceId: state.workspaceId, instance, seq, charges: JSON.stringify(batch),
         giveBack: givingBack, drain, inFlight: state.held, ttlMs: rules.ttlMs, cap: rules.cap, min: rules.min,
         divisor: rules.divisor, now: now.toISOString(), periodStart: monthStart(now).toISOString(), foldAtLeast: FOLD_BATCH,
       }));
     } catch (error) {
-      state.unconfirmed = { seq, charges: sent, givingBack };
+      state.unconfirmed ??= { seq, charges: sent, givingBack };
       throw error;
     }
     if (!row) {
       // No account yet (the workspace's first billed call): open it, then sync again.
       state.givingBack -= extra;
-      state.unconfirmed = undefined;
       await credits.usage(state.workspaceId);
       return true;
     }
     state.granted = toInt(row.credits);
     state.balance = toInt(row.balance);
-    if (!row.applied) {
-      // The sync whose answer was lost had been applied: drop what it carried and send the rest.
-      const lost = state.unconfirmed!;
-      state.charged -= state.charges.splice(0, lost.charges).reduce((sum, charge) => sum + charge.credits, 0);
-      state.givingBack -= lost.givingBack + extra;
-      state.unconfirmed = undefined;
-      return true;
-    }
+    if (!row.applied && !retry) throw new Error(`credit lease ${state.leaseId}: sync ${seq} was already applied, and none was sent twice.`);
+    // Applied now, or (a retry) applied the first time: either way what this batch carried is booked.
     state.unconfirmed = undefined;
     state.charges.splice(0, sent);
     state.charged -= sentCredits;
     state.givingBack -= givingBack;
+    if (retry) return true;
     state.balance = Math.max(0, state.balance);
     state.target = toInt(row.target);
     state.checkedAt = started;
@@ -231,7 +230,9 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
         if (idle) states.delete(workspaceId);
         continue;
       }
-      sync(state, idle).catch((error: unknown) => logger.error({ err: error, workspaceId }, 'credit lease sync failed'));
+      const due = idle || state.charges.length > 0 || state.unconfirmed !== undefined || state.drain
+        || freeOf(state) < (state.target ?? 0) / 2 || now - state.checkedAt >= rules.keepAliveMs;
+      if (due) sync(state, idle).catch((error: unknown) => logger.error({ err: error, workspaceId }, 'credit lease sync failed'));
     }
   }
 
@@ -300,7 +301,8 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
 
   async function remaining(workspaceId: string): Promise<number> {
     const state = states.get(workspaceId);
-    if (state?.balance !== undefined && performance.now() - state.checkedAt < rules.recheckMs) return remainingOf(state);
+    // From memory only while this instance bills the workspace on a lease: its calls then never touch the balance.
+    if (state && state.granted > 0 && performance.now() - state.checkedAt < rules.recheckMs) return remainingOf(state);
     return Math.max(0, ((await credits.usage(workspaceId))?.balance ?? 0) - (state?.charged ?? 0));
   }
 
@@ -361,7 +363,9 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
       if (!Number.isInteger(amount) || amount < 0) throw new RangeError('settle needs an integer credits ≥ 0.');
       if (!admission.lease) {
         finish(admission);
-        return credits.settle(admission.reservation!, amount);
+        const settled = await credits.settle(admission.reservation!, amount);
+        // The database's balance does not have this instance's charges not yet booked.
+        return { ...settled, remaining: Math.max(0, settled.remaining - (states.get(admission.workspaceId)?.charged ?? 0)) };
       }
       finish(admission);
       const state = admission.lease;

@@ -223,6 +223,41 @@ describe('credit leases', () => {
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -8 });
   });
 
+  it('a sync whose answer is lost, then whose retry fails, books each charge exactly once', async () => {
+    // The database applies the first sync but its answer never arrives; the retry fails before reaching it.
+    const faults: Array<'after' | 'before'> = [];
+    const base = sqlDbFromOrm(fixture.orm);
+    const db: SqlDb = {
+      async all(text, params) {
+        const fault = text.includes('billing_lease_sync') ? faults.shift() : undefined;
+        if (fault === 'before') throw new Error('connection refused');
+        const rows = await base.all(text, params);
+        if (fault === 'after') throw new Error('connection terminated');
+        return rows as never;
+      },
+      transaction: (work) => base.transaction(work),
+    };
+    const credits = createCreditsService({ db });
+    // Syncs only when the test asks, so the faults meet the syncs they are meant for.
+    const leases = createCreditLeases({ db, credits, rules: { syncEveryMs: 3_600_000 } });
+    const one = { db, statements: { count: 0 }, credits, leases, books: withLeases(credits, leases) };
+    instances.push(one);
+    const workspaceId = await fixture.createWorkspace({ freeGrant: false });
+    await one.books.recordPurchase(workspaceId, { usdCents: 1_000, credits: 10_000 });
+    expect(await call(one, workspaceId, 4, 4)).toMatchObject({ charged: 4 });
+
+    faults.push('after', 'before');
+    expect(await call(one, workspaceId, 7, 7)).toMatchObject({ charged: 7 });
+    await expect(one.leases.exactBooks(workspaceId)).rejects.toThrow('connection terminated');
+    expect(await call(one, workspaceId, 9, 9)).toMatchObject({ charged: 9 });
+    await expect(one.leases.exactBooks(workspaceId)).rejects.toThrow('connection refused');
+    expect(await call(one, workspaceId, 11, 11)).toMatchObject({ charged: 11 });
+
+    expect((await one.books.usage(workspaceId))!.balance).toBe(10_000 - 31);
+    await one.books.ledger(workspaceId);
+    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 10_000 - 31, charges: -31, chargeRows: 4 });
+  });
+
   it('pays charges settled after the month turned from the new grant', async () => {
     const clock = manualClock('2026-01-31T23:59:58Z');
     const one = await instance({ clock: clock.now });
