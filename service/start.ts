@@ -127,17 +127,20 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   try {
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     cleanups.unshift(() => orm.close(true));
-    // Off until the change feed listens: a key cached before that could miss its revocation.
-    const keyCache = new KeyCache({ enabled: false });
-    const pglite = await embeddedPglite(orm);
-    const keyChanges = pglite ? await listenToPglite(pglite, keyCacheFollowing(keyCache)) : await listenToPostgres(config.databaseUrl!, keyCacheFollowing(keyCache));
-    cleanups.unshift(() => keyChanges.close());
-    const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
     const leases = createCreditLeases({ db: sqlDbFromOrm(orm), credits, clock: now });
     // Runs after the listeners closed: books what this instance charged and hands its leases back.
     cleanups.unshift(() => leases.close());
     const leasedCredits = withLeases(credits, leases);
+    // Off until the change feed listens: a key cached before that could miss its revocation.
+    const keyCache = new KeyCache({ enabled: false });
+    const following = keyCacheFollowing(keyCache);
+    // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
+    const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
+    const pglite = await embeddedPglite(orm);
+    const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed);
+    cleanups.unshift(() => keyChanges.close());
+    const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, tiers: config.tiers });
     cleanups.unshift(() => limiter.close());
     const platforms = await startPlatforms(config);

@@ -58,6 +58,11 @@ export interface CreditLeases {
   recallAll(workspaceId: string): Promise<void>;
   /** Runs `work` while no lease of the workspace may grow, after every unused slice was handed back. */
   frozen<T>(workspaceId: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * The database was lost (its change feed's connection dropped): no call is admitted from memory until a sync
+   * reaches it again, so billed calls answer 503 as free ones do instead of running up unbooked charges.
+   */
+  suspend(): void;
   /** Books and hands back every lease of this instance and stops syncing. */
   close(): Promise<void>;
 }
@@ -407,6 +412,10 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
       } finally {
         await run(db, bind(sql.UNFREEZE, { workspaceId }));
       }
+    },
+
+    suspend() {
+      for (const state of states.values()) state.validUntil = 0;
     },
 
     async close() {

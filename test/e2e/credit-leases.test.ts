@@ -48,7 +48,8 @@ async function ledgerCharges(workspaceId: string): Promise<{ total: number; rows
 describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processes (need a PostgreSQL server; skipped on PGlite)', () => {
   it('200 concurrent billed calls on one workspace: Σ x-credits-charged = balance change = ledger charges', async () => {
     const { url: childUrl } = await startChild(svc);
-    const { key, workspaceId } = await fundedWorkspace(svc, 100_000);
+    // $500 of purchases: tier t3, whose rate limit the 200 calls stay well under on either instance's tier table.
+    const { key, workspaceId } = await fundedWorkspace(svc, 100_000, 50_000);
     const ids = visiblePostIds(svc, 20);
 
     // Sequential calls on one instance: x-credits-remaining is the balance after each call, from memory.
