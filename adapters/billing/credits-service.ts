@@ -107,6 +107,7 @@ interface AdmitRow {
   spending_paused: boolean;
   stale: boolean;
   held: unknown;
+  held_until: string | Date;
 }
 
 export function createCreditsService(options: CreditsServiceOptions): CreditsService {
@@ -183,9 +184,8 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       const refusedEmpty = () => new CreditsRefusal('insufficient_credits', { balance: 0, available: 0, minimumCredits });
       if (!UUID.test(workspaceId)) throw refusedEmpty();
       const now = clock();
-      const expiresAt = new Date(now.getTime() + ttlMs);
       const values = {
-        workspaceId, ...times(now), reservationId: randomUUID(), expiresAt: expiresAt.toISOString(),
+        workspaceId, ...times(now), reservationId: randomUUID(), ttlMs,
         reserve: Math.max(reserveCredits, minimumCredits), minimum: minimumCredits, foldAtLeast: FOLD_BATCH,
       };
       const admit = bind(sql.ADMIT, values);
@@ -198,6 +198,8 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       if (!decision) throw refusedEmpty();
       const balance = toInt(decision.balance);
       if (decision.held !== null && decision.held !== undefined) {
+        // The hold's expiry by the database's clock, which alone judges it.
+        const expiresAt = new Date(decision.held_until);
         return { id: values.reservationId, workspaceId, credits: toInt(decision.held), expiresAt };
       }
       const figures = { balance, available: Math.max(0, balance - toInt(decision.reserved)), minimumCredits };
@@ -307,7 +309,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
     },
 
     async sweepExpiredReservations() {
-      const [row] = await run<{ swept: unknown }>(db, bind(sql.SWEEP_RESERVATIONS, times(clock())));
+      const [row] = await run<{ swept: unknown }>(db, bind(sql.SWEEP_RESERVATIONS, {}));
       return toInt(row?.swept);
     },
   };

@@ -11,7 +11,10 @@
 /** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII; same as the migration). */
 const ADMISSION_LOCK_CLASS = 0x62696c6c;
 
-/** How long an expired hold still counts as held (same margin as `billing_admit`; see the billing migration). */
+/**
+ * How long an expired hold still counts as held (same margin as `billing_admit`; see docs/billing.md): a settle
+ * judges its hold live at its transaction's start and commits later, so admissions keep counting it meanwhile.
+ */
 const HOLD_GRACE = "interval '60 seconds'";
 
 /** Waits for admissions on this workspace to finish; released at commit. Same key as `billing_admit`. */
@@ -59,18 +62,18 @@ export const FOLD = `select billing_fold(:workspaceId::uuid, :foldAtLeast::int, 
 
 const PENDING = `(select coalesce(sum(p.credits), 0) from billing_pending_charge p where p.workspace_id = :workspaceId::uuid)`;
 const RESERVED = `(select coalesce(sum(r.credits), 0) from billing_reservation r
-  where r.workspace_id = :workspaceId::uuid and r.expires_at + ${HOLD_GRACE} > :now::timestamptz)`;
-/** Live leases, by the database's clock (see the credit-leases migration). */
+  where r.workspace_id = :workspaceId::uuid and r.expires_at + ${HOLD_GRACE} > now())`;
+/** Live holds (above) and leases, by the database's clock (see the credit-leases and holds migrations). */
 const LEASES = `from billing_lease l where l.workspace_id = :workspaceId::uuid and l.expires_at > now()`;
 /** What admissions must leave alone: holds of calls in flight and every live lease's whole slice. */
 const HELD = `(${RESERVED} + (select coalesce(sum(l.credits), 0) ${LEASES}))`;
 /** What the Usage object reports as reserved: calls in flight, direct or on a lease; a lease's unused part is not. */
 const IN_FLIGHT = `(${RESERVED} + (select coalesce(sum(l.in_flight), 0) ${LEASES}))`;
 
-/** One row: balance, reserved, spending_paused, stale, held (null when refused); see `billing_admit`. */
+/** One row: balance, reserved, spending_paused, stale, held and held_until (null when refused); see `billing_admit`. */
 export const ADMIT = `
 select * from billing_admit(:workspaceId::uuid, :reservationId::uuid, :reserve::bigint, :minimum::bigint,
-  :now::timestamptz, :expiresAt::timestamptz, :periodStart::timestamptz, :foldAtLeast::int)`;
+  :now::timestamptz, :ttlMs::int, :periodStart::timestamptz, :foldAtLeast::int)`;
 
 /** One row: charged, remaining (the balance after it); see `billing_settle`. */
 export const SETTLE = `select * from billing_settle(:reservationId::uuid, :workspaceId::uuid, :charge::bigint, :now::timestamptz)`;
@@ -84,7 +87,7 @@ export const RELEASE = `delete from billing_reservation where id = :reservationI
 export const EXTEND = `
 update billing_reservation r set credits = r.credits + :extra::bigint
 from billing_account a
-where r.id = :reservationId::uuid and r.expires_at > :now::timestamptz and a.workspace_id = :workspaceId::uuid
+where r.id = :reservationId::uuid and r.expires_at > now() and a.workspace_id = :workspaceId::uuid
   and not a.spending_paused
   and a.free_remaining + a.bought_remaining - ${PENDING} - ${HELD} >= :extra::bigint
 returning r.credits`;
@@ -143,11 +146,11 @@ select id, kind, credits, free_credits, bought_credits, usd_cents, reservation_i
 from billing_ledger_entry where workspace_id = :workspaceId::uuid order by id desc limit :limit::int`;
 
 /**
- * Expired holds and leases (a lease by the database's clock), plus pending charges whose account was deleted with its workspace (pending charges carry no
+ * Expired holds and leases (by the database's clock), plus pending charges whose account was deleted with its workspace (pending charges carry no
  * foreign key, so the cascade does not reach them).
  */
 export const SWEEP_RESERVATIONS = `
-with swept as (delete from billing_reservation where expires_at + ${HOLD_GRACE} <= :now::timestamptz returning 1),
+with swept as (delete from billing_reservation where expires_at + ${HOLD_GRACE} <= now() returning 1),
 leases as (delete from billing_lease where expires_at <= now()),
 orphans as (
   delete from billing_pending_charge p

@@ -53,13 +53,13 @@ export class Migration20261124100000_credit_leases extends Migration {
 }
 
 /** Replaces one passage of an earlier function's text; a passage not found is a bug in this migration. */
-function replaced(text: string, from: string, to: string): string {
+export function replaced(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`migration: passage not found: ${from}`);
   return text.replace(from, to);
 }
 
 /** `billing_admit` as before, with live leases counted among the holds. */
-const ADMIT_WITH_LEASES = replaced(
+export const ADMIT_WITH_LEASES = replaced(
   replaced(ADMIT_FUNCTION, 'create function', 'create or replace function'),
   '  if not v_stale and not v_paused and',
   `  v_reserved := v_reserved + ${LEASED('p_workspace')};
@@ -67,7 +67,7 @@ const ADMIT_WITH_LEASES = replaced(
 );
 
 /** `billing_settle` as before; a call that outlived its hold is charged only what neither holds nor leases cover. */
-const SETTLE_WITH_LEASES = replaced(
+export const SETTLE_WITH_LEASES = replaced(
   replaced(SETTLE_FUNCTION, 'create function', 'create or replace function'),
   `where r.workspace_id = p_workspace and r.expires_at + ${HOLD_GRACE} > p_now)))`,
   `where r.workspace_id = p_workspace and r.expires_at + ${HOLD_GRACE} > p_now)
@@ -86,7 +86,7 @@ const SETTLE_WITH_LEASES = replaced(
  * `p_seq` makes a retry after a lost answer harmless: a sequence number already applied changes nothing and
  * answers applied = false, so the instance drops what it had sent and syncs again.
  */
-const LEASE_SYNC_FUNCTION = `create function billing_lease_sync(p_lease uuid, p_workspace uuid, p_instance text, p_seq bigint,
+export const LEASE_SYNC_FUNCTION = `create function billing_lease_sync(p_lease uuid, p_workspace uuid, p_instance text, p_seq bigint,
   p_charges jsonb, p_return bigint, p_drain boolean, p_in_flight bigint, p_ttl_ms integer, p_cap bigint, p_min bigint,
   p_divisor integer, p_now timestamptz, p_period_start timestamptz, p_fold_at_least integer)
 returns table (applied boolean, credits bigint, charged bigint, target bigint, balance bigint, recalled boolean,

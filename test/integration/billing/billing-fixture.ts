@@ -11,6 +11,12 @@ export interface BillingFixture {
   /** Another ORM (own pool) on the same database: a second service instance. */
   openInstance(): Promise<Orm>;
   createWorkspace(options: { freeGrant: boolean }): Promise<string>;
+  /** Moves a hold's expiry to `offsetMs` from the database's now (negative: into its past), as time passing would. */
+  moveHoldExpiry(reservationId: string, offsetMs: number): Promise<void>;
+  /** Ids of the workspace's hold rows, live or not (the sweep deletes them). */
+  holdIds(workspaceId: string): Promise<string[]>;
+  /** The database's clock. */
+  databaseNow(): Promise<Date>;
   /** Sum of the workspace's ledger rows by part (call `credits.ledger()` first to fold pending charges). */
   ledgerTotals(workspaceId: string): Promise<{ credits: number; free: number; bought: number; charges: number; chargeRows: number }>;
   close(): Promise<void>;
@@ -34,6 +40,21 @@ export async function openBillingFixture(): Promise<BillingFixture> {
       const id = randomUUID();
       await db.all(`insert into workspace (id, name, receives_free_grant, created_at) values (?, 'billing test', ?, now())`, [id, freeGrant]);
       return id;
+    },
+    async moveHoldExpiry(reservationId, offsetMs) {
+      const rows = await db.all(
+        `update billing_reservation set expires_at = now() + ?::int * interval '1 millisecond' where id = ?::uuid returning id`,
+        [offsetMs, reservationId],
+      );
+      if (rows.length !== 1) throw new Error(`No hold ${reservationId} to move.`);
+    },
+    async holdIds(workspaceId) {
+      const rows = await db.all<{ id: string }>('select id from billing_reservation where workspace_id = ?::uuid order by id', [workspaceId]);
+      return rows.map((row) => row.id);
+    },
+    async databaseNow() {
+      const [row] = await db.all<{ now: string | Date }>('select now() as now');
+      return new Date(row.now);
     },
     async ledgerTotals(workspaceId) {
       const [row] = await db.all<Record<string, unknown>>(

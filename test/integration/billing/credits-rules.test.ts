@@ -204,15 +204,18 @@ describe('billing rules', () => {
     const dead = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 1_000 });
     expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 10 }))).code).toBe('credits_held');
 
-    clock.advance(1_001);
+    await fixture.moveHoldExpiry(dead.id, -1);
     // Expired, but within the grace: still held, so no other call can be admitted against it yet.
     expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 1_000, available: 0 });
     expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 10 }))).code).toBe('credits_held');
-    clock.advance(60_000);
+    await credits.sweepExpiredReservations();
+    expect(await fixture.holdIds(workspaceId)).toEqual([dead.id]);
+    await fixture.moveHoldExpiry(dead.id, -60_001);
     expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 0, available: 1_000 });
     const next = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 600 });
     expect(next.credits).toBe(600);
     expect(await credits.sweepExpiredReservations()).toBeGreaterThanOrEqual(1);
+    expect(await fixture.holdIds(workspaceId)).toEqual([next.id]);
     expect(await credits.settle(dead, 700)).toEqual({ charged: 400, remaining: 600 });
     expect(await credits.settle(next, 600)).toEqual({ charged: 600, remaining: 0 });
     expect(await credits.usage(workspaceId)).toMatchObject({ balance: 0, reserved: 0 });
@@ -226,8 +229,8 @@ describe('billing rules', () => {
     const workspaceId = await fixture.createWorkspace({ freeGrant: false });
     await credits.recordPurchase(workspaceId, { usdCents: 0, credits: 100 });
     const first = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 100 });
-    clock.advance(1_500);
-    // Another instance, its clock past the expiry, asks for the same credits: refused while the grace lasts.
+    await fixture.moveHoldExpiry(first.id, -500);
+    // Another call, after the expiry, asks for the same credits: refused while the grace lasts.
     expect((await refusalOf(credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 100 }))).code).toBe('credits_held');
     expect(await credits.settle(first, 100)).toEqual({ charged: 100, remaining: 0 });
     expect(await credits.usage(workspaceId)).toMatchObject({ balance: 0, reserved: 0 });
@@ -251,7 +254,7 @@ describe('billing rules', () => {
     expect(await credits.usage(workspaceId)).toMatchObject({ reserved: 100, available: 0 });
     expect(await credits.settle(grown, 40)).toEqual({ charged: 40, remaining: 60 });
     expect((await refusalOf(credits.extend(other, 1))).code).toBe('insufficient_credits');
-    clock.advance(1_001);
+    await fixture.moveHoldExpiry(other.id, -1);
     expect((await refusalOf(credits.extend(other, 1))).code).toBe('insufficient_credits');
     expect(await credits.settle(other, 60)).toEqual({ charged: 60, remaining: 0 });
     await credits.ledger(workspaceId);
