@@ -239,7 +239,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),
-      dashboard: createDashboard({ people, identity, credits, usage, monitors, webhooks, clock: now }),
+      dashboard: createDashboard({ people, identity, credits: leasedCredits, usage, monitors, webhooks, clock: now }),
       now,
       oauth: () => oauthRoutes,
     });
