@@ -283,20 +283,25 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
   }
 
   /**
-   * In the database, for a hold the lease cannot cover. Refused as credits_held: the unused slices of this
-   * instance and of the others are handed back first, and the call asked once more, so a slice held by a lease
-   * never refuses a call the account's credits cover.
+   * A database admission or extension refused as credits_held: the unused slices of this instance and of the
+   * others are handed back first, and it is asked once more, so a slice held by a lease never refuses a call the
+   * account's credits cover.
    */
-  async function admitDirect(workspaceId: string, request: { minimumCredits: number; reserveCredits: number }): Promise<LeasedAdmission> {
+  async function afterRecall<T>(workspaceId: string, attempt: () => Promise<T>): Promise<T> {
     try {
-      return held(await credits.admit(workspaceId, request));
+      return await attempt();
     } catch (error) {
       if (!(error instanceof CreditsRefusal) || error.code !== 'credits_held') throw error;
       const ownLease = states.get(workspaceId)?.leaseId ?? NO_LEASE;
       const [own, others] = await Promise.all([drainOwn(workspaceId), recallOthers(workspaceId, ownLease)]);
       if (!own && !others) throw error;
-      return held(await credits.admit(workspaceId, request));
+      return attempt();
     }
+  }
+
+  /** In the database, for a hold the lease cannot cover. */
+  function admitDirect(workspaceId: string, request: { minimumCredits: number; reserveCredits: number }): Promise<LeasedAdmission> {
+    return afterRecall(workspaceId, async () => held(await credits.admit(workspaceId, request)));
   }
 
   function finish(admission: LeasedAdmission): void {
@@ -336,7 +341,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
       if (!Number.isInteger(extra) || extra < 1) throw new RangeError('extend needs an integer extra ≥ 1.');
       if (finished.has(admission)) throw new Error(`Reservation ${admission.id} was already settled or released.`);
       if (!admission.lease) {
-        const grown = await credits.extend(admission.reservation!, extra);
+        const grown = await afterRecall(admission.workspaceId, () => credits.extend(admission.reservation!, extra));
         finish(admission);
         return held(grown);
       }

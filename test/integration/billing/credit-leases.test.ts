@@ -186,6 +186,21 @@ describe('credit leases', () => {
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -1_200 });
   });
 
+  it("a call held in the database grows past the other instance's slice: the slice is recalled, not the call refused", async () => {
+    const [first, second] = [instances[0], instances[1]];
+    const workspaceId = await fixture.createWorkspace({ freeGrant: false });
+    await first.books.recordPurchase(workspaceId, { usdCents: 1_000, credits: 100_000 });
+    await call(first, workspaceId, 4, 4);
+    await first.books.usage(workspaceId);
+    const [slice] = await fixture.db.all<{ credits: unknown }>('select credits from billing_lease where workspace_id = ?', [workspaceId]);
+    expect(Number(slice.credits)).toBeGreaterThan(0);
+    // Larger than any lease, so held in the database; its price then needs credits the first instance's slice holds.
+    expect(await call(second, workspaceId, 60_000, 99_000)).toEqual({ status: 'served', charged: 99_000, price: 99_000 });
+    expect(await second.books.usage(workspaceId)).toMatchObject({ balance: 100_000 - 4 - 99_000, reserved: 0 });
+    await second.books.ledger(workspaceId);
+    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 996, charges: -99_004 });
+  });
+
   it('a pause with leases outstanding refuses the next call on every instance; resuming restores them', async () => {
     const [first, second] = [instances[0], instances[1]];
     const workspaceId = await fixture.createWorkspace({ freeGrant: false });
