@@ -41,7 +41,7 @@ interface PlannedField {
   node: FieldNode;
   /** Index of the priced field above it in the plan (-1: none). */
   under: number;
-  /** The response key just below that priced field on this path: a member with its own bound, or an item. */
+  /** The field name just below that priced field on this path: a member with its own bound, or an item. */
   member: string;
 }
 
@@ -101,7 +101,8 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
       if (!field) continue;
       const fieldPath = path ? `${path}.${key}` : key;
       const top = rootKey || key;
-      const below = member ?? key;
+      // Members' bounds are keyed by field name: an alias must not change which bound applies.
+      const below = member ?? nodes[0].name.value;
       let next = under;
       let nextMember: string | undefined = below;
       if (field.extensions?.[FIELD_COST]) {

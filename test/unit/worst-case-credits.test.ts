@@ -37,6 +37,9 @@ describe('worst-case credits of a GraphQL request, before it runs', () => {
     const result = worst('{ lookupForum(posts: ["a", "b"], comments: ["c"], subforums: ["d"]) { posts { community { name } } comments { post { id } parent { id } } } }');
     // 1 + 2 posts × 3 + 1 comment × 3 + 1 community; 2 communities; 1 post (3) and 1 parent comment (3).
     expect(result.credits).toBe(1 + 6 + 3 + 1 + 2 * 1 + 3 + 3);
+    // Members are bounded by their field, whatever alias the request gives them.
+    const aliased = worst('{ lookupForum(posts: ["a", "b"], comments: ["c"]) { p: posts { community { name } } posts: comments { post { id } } } }');
+    expect(aliased.credits).toBe(1 + 6 + 3 + 2 * 1 + 1 * 3);
   });
 
   it('fields merged by response key are priced once; skipped fields and fragments are honoured', () => {
