@@ -9,7 +9,7 @@ import { authenticate } from './authenticate.ts';
 import { remainingAfterRefusal, setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
-import { refuseAboveCeiling, worstCaseCredits } from './worst-case-credits.ts';
+import { refuseAboveCeiling, worstCaseCredits, type WorstCase } from './worst-case-credits.ts';
 import { validationFailure } from '../builder.ts';
 import { argumentSchemaOf } from '../operation-fields.ts';
 import type { Admission } from '../../core/service-deps.ts';
@@ -83,17 +83,20 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         if (op) fields.push({ ...root, op });
       }
       if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
-      let worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
+      // Planned only for a request with a billed or key-authenticated field: /health and introspection skip it.
+      let worstCase: WorstCase | undefined;
       let admission: Admission | undefined;
       let options: CallOptions = { dryRun: false };
       let partial: SmallerPage | undefined;
       try {
         if (fields.some(({ op }) => op.authentication === 'key')) {
+          worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
+          const estimate = estimateOf(fields, worstCase.credits);
           options = checkCallOptions(sentOptionsOf(ctx));
           const principal = await authenticate(ctx);
           checkScopes(principal, fields);
           // A dry run runs nothing, so it weighs 1 whatever it estimates.
-          await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : fields.reduce((sum, { op }) => sum + op.billing.rateLimitWeight, 0));
+          await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : estimate.rateLimitWeight);
           const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
           for (const field of fields) validateArguments(args.schema, kind, field, variables);
@@ -111,11 +114,11 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           if (options.dryRun) {
             const remaining = await ctx.deps.billing.remaining(principal);
             setCreditHeaders(ctx, 0, remaining);
-            const estimate = { ...estimateOf(fields, worstCase.credits), ...(partial ? { limit: partial.limit } : {}) };
-            setResultAndStopExecution({ data: null, extensions: { dryRun: true, estimate, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
+            const estimated = { ...estimate, worstCaseCredits: worstCase.credits, ...(partial ? { limit: partial.limit } : {}) };
+            setResultAndStopExecution({ data: null, extensions: { dryRun: true, estimate: estimated, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
             return;
           }
-          const minimumCredits = fields.reduce((sum, { op }) => sum + op.billing.minimumCredits, 0);
+          const { minimumCredits } = estimate;
           // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
           if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
         }
@@ -123,7 +126,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
         // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
         const remaining = await remainingAfterRefusal(ctx, error);
         setCreditHeaders(ctx, 0, remaining);
-        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
+        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase?.credits } } });
         return;
       }
       return {
@@ -154,7 +157,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
           const provenance = provenanceOf(ctx);
           const flags = outcome.errors?.length && !outcome.data ? {} : { ...partialOf(partial, options), ...(provenance.length ? { provenance } : {}) };
-          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase.credits } } } : outcome);
+          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase?.credits } } } : outcome);
         },
       };
     },
