@@ -31,9 +31,11 @@ export function keyRoutes(deps: DashboardDeps) {
     keyOf,
 
     list: forMember(deps, async (request, signedIn, workspace) => {
-      const revoked = await keyOf(workspace.id, request.url.searchParams.get('revoked') ?? undefined);
+      const keys = await identity.listKeys(workspace.id);
+      const revokedId = request.url.searchParams.get('revoked');
+      const revoked = keys.find((key) => key.keyId === revokedId);
       const notice = revoked?.revokedAt ? `Key ${revoked.prefix}… revoked: calls with it now get 401.` : undefined;
-      return page(html`<${KeysPage} signedIn=${signedIn} workspace=${workspace} rows=${await rows(workspace.id)} now=${clock()} form=${{}} notice=${notice} />`);
+      return page(html`<${KeysPage} signedIn=${signedIn} workspace=${workspace} rows=${keys.map((key) => keyRow(workspace.id, key))} now=${clock()} form=${{}} notice=${notice} />`);
     }),
 
     create: forMember(deps, async (request, signedIn, workspace) => {

@@ -9,11 +9,9 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
-import { SCOPES } from '../adapters/identity/scopes.ts';
+import { CONNECTION_SCOPES, SCOPES } from '../adapters/identity/scopes.ts';
 import type { Principal } from '../core/request-context.ts';
 
-/** What a client asks for when it signs in: what every connection gets (monitor and webhook access is ticked on approval). */
-export const SIGN_IN_SCOPES = ['read:social', 'usage:read'] as const;
 const KEY_PREFIX = /^svc_(live|test)_/;
 
 /** The resource-server half of MCP sign-in: metadata, challenges and token verification for `/mcp`. */
@@ -65,8 +63,9 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET, HEAD, OPTIONS' } });
       return Response.json(metadata, { headers: { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=3600' } });
     },
-    challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}", scope="${SIGN_IN_SCOPES.join(' ')}"`,
-    refusal(code, description, scopes = SIGN_IN_SCOPES) {
+    challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}", scope="${CONNECTION_SCOPES.join(' ')}"`,
+    // A client signing in asks for what every connection gets; monitor and webhook access is ticked on approval.
+    refusal(code, description, scopes = CONNECTION_SCOPES) {
       const error = new OAuthError(code === 'invalid_token' ? OAuthErrorCode.InvalidToken : OAuthErrorCode.InsufficientScope, description);
       return bearerAuthChallengeResponse(error, { requiredScopes: [...scopes], resourceMetadataUrl }).headers.get('www-authenticate') ?? 'Bearer';
     },

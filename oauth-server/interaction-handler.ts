@@ -1,13 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
-import { grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
+import { CONNECTION_SCOPES, grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
 import { approvalPage, messagePage } from './approval-page.ts';
 import type { ApprovalPeople } from './approval-people.ts';
 import { INTERACTION_PREFIX } from './authorization-server.ts';
 
-/** What every connection may do: read both platforms and see usage (the spec's "Authentication" 4). */
-export const CONNECTION_SCOPES: readonly Scope[] = ['read:social', 'usage:read'];
 const FORM_LIMIT_BYTES = 16 * 1024;
 
 function sendHtml(res: ServerResponse, status: number, body: string): void {

@@ -127,8 +127,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   try {
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     cleanups.unshift(() => orm.close(true));
-    const credits = createCreditsService({ db: sqlDbFromOrm(orm), clock: now, tiers: config.tiers });
-    const leases = createCreditLeases({ db: sqlDbFromOrm(orm), credits, clock: now });
+    const sqlDb = sqlDbFromOrm(orm);
+    const credits = createCreditsService({ db: sqlDb, clock: now, tiers: config.tiers });
+    const leases = createCreditLeases({ db: sqlDb, credits, clock: now });
     // Runs after the listeners closed: books what this instance charged and hands its leases back.
     cleanups.unshift(() => leases.close());
     const leasedCredits = withLeases(credits, leases);
@@ -147,7 +148,6 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => platforms.close());
     const operatorToken = await loadOperatorToken(config.dataDir, config.operatorToken);
     const version = config.version ?? buildVersion();
-    const sqlDb = sqlDbFromOrm(orm);
     const pagingStates = createPagingStateStore(orm, now);
     const idempotency = createIdempotencyStore(sqlDb, now);
     const limits = (workspaceId: string) => credits.limits(workspaceId);

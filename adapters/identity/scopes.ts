@@ -17,6 +17,9 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What every MCP connection may do (spec, Authentication 4); monitor and webhook access only when ticked. */
+export const CONNECTION_SCOPES = ['read:social', 'usage:read'] as const satisfies readonly Scope[];
+
 const SCOPE_SET: ReadonlySet<string> = new Set(SCOPES);
 const PLATFORM_READ = /^read:[a-z][a-z0-9_-]*$/;
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Membership, type MembershipRole } from '../db/entities/membership.ts';
 import { Person } from '../db/entities/person.ts';
@@ -6,6 +6,7 @@ import { Workspace } from '../db/entities/workspace.ts';
 import type { Orm } from '../db/orm.ts';
 import type { SqlDb } from '../db/sql.ts';
 import { IdentityError } from '../identity/identity-error.ts';
+import { hashKeySecret } from '../identity/key-material.ts';
 import type { IdentityStore, PersonRecord, WorkspaceRecord } from '../identity/identity-store.ts';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password-hash.ts';
 import { createSignInThrottle, signUpKeys, SignUpThrottled, throttleKeys } from './sign-in-throttle.ts';
@@ -94,8 +95,9 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** Session tokens are stored as API key secrets are: their SHA-256 only. */
 export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hashKeySecret(token);
 }
 
 function validEmail(raw: string): string {
