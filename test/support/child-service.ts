@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestService } from './service.ts';
+import { TEST_OPERATOR_TOKEN, type TestService } from './service.ts';
 
-const OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef';
 const children = new Set<ChildProcess>();
 
 /** A real `node server.ts` on the test's database, reading the test's own simulated platforms. */
@@ -18,7 +17,7 @@ export async function startChild(svc: TestService): Promise<{ child: ChildProces
       HOST: '127.0.0.1',
       SVC_DEMO: 'false',
       SVC_SIM_PUBLISH: 'off',
-      SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      SVC_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       FORUM_UPSTREAM_URL: svc.service.platforms.simulated.forum,
       MICROBLOG_UPSTREAM_URL: svc.service.platforms.simulated.microblog,
       SVC_WEBHOOK_ALLOW_HTTP: 'true',

@@ -7,6 +7,9 @@ import { systemLookup, type DestinationPolicy } from '../../adapters/webhooks/de
 import { startService, type RunningService, type StartOptions } from '../../service/start.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
+/** The operator token of every test service, and of the child processes started beside one. */
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -54,7 +57,7 @@ export async function startTestService(
       operatorHost: '127.0.0.1',
       dataDir,
       databaseUrl: db.databaseUrl && options.databaseUrlThrough ? options.databaseUrlThrough(db.databaseUrl) : db.databaseUrl,
-      operatorToken: 'test-operator-token-0123456789abcdef',
+      operatorToken: TEST_OPERATOR_TOKEN,
       version: 'test0000-20260101T000000Z',
       demo: false,
       tiers: createTierTable(options.tiers),
@@ -108,7 +111,7 @@ export async function startTestService(
     },
     request,
     graphql: (query, variables, key) => request('POST', '/graphql', { key, body: { query, variables } }),
-    operator: (method, path, body) => request(method, `${service.operatorUrl}${path}`, { body, headers: { authorization: 'Bearer test-operator-token-0123456789abcdef' } }),
+    operator: (method, path, body) => request(method, `${service.operatorUrl}${path}`, { body, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } }),
     async close() {
       await service.close();
       await db.drop();
