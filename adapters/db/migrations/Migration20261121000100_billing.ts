@@ -1,14 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** Class id of the advisory locks that serialise admissions per workspace ("bill" in ASCII). */
-const ADMISSION_LOCK_CLASS = 0x62696c6c;
+export const ADMISSION_LOCK_CLASS = 0x62696c6c;
 /**
  * An expired hold keeps counting against admissions for this long, while settle accepts it lock-free only before
  * it expires. Admit and settle each judge expiry by their own instance's clock; without the margin, an admit could
  * hand a just-expired hold's credits to another call while the hold's own settle, a moment behind, still charged
  * it in full. Between expiry and the end of the grace, settle takes the locked path and charges only what is free.
  */
-const HOLD_GRACE = "interval '60 seconds'";
+export const HOLD_GRACE = "interval '60 seconds'";
 
 /**
  * Credits: one account row per workspace (a projection of its ledger, kept in the same statement as every

@@ -1,9 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { ADMIT_FUNCTION, SETTLE_FUNCTION } from './Migration20261121000100_billing.ts';
-
-/** Same advisory-lock class and hold grace as the billing migration. */
-const ADMISSION_LOCK_CLASS = 0x62696c6c;
-const HOLD_GRACE = "interval '60 seconds'";
+import { ADMISSION_LOCK_CLASS, ADMIT_FUNCTION, HOLD_GRACE, SETTLE_FUNCTION } from './Migration20261121000100_billing.ts';
 
 /** Credits held by live leases: expiry is judged by the database's clock, never an instance's. */
 const LEASED = (workspace: string) => `(select coalesce(sum(l.credits), 0)::bigint from billing_lease l

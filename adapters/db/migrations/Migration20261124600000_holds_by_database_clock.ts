@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
+import { HOLD_GRACE } from './Migration20261121000100_billing.ts';
 import { ADMIT_WITH_LEASES, LEASE_SYNC_FUNCTION, replaced, SETTLE_WITH_LEASES } from './Migration20261124100000_credit_leases.ts';
-
-const HOLD_GRACE = "interval '60 seconds'";
 const OLD_ADMIT = 'billing_admit(uuid, uuid, bigint, bigint, timestamptz, timestamptz, timestamptz, integer)';
 const NEW_ADMIT = 'billing_admit(uuid, uuid, bigint, bigint, timestamptz, integer, timestamptz, integer)';
 
