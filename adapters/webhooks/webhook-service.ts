@@ -291,8 +291,13 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
     async delivery(workspaceId, deliveryId) {
       await requireDelivery(workspaceId, deliveryId);
-      const attempts = await db.all<AttemptRow>(`select * from "webhook_attempt" where "delivery_id" = ? order by "number"`, [deliveryId]);
+      // The row first, then its attempts up to its count: an attempt commits with the row's update, so the log and the
+      // status always describe the same moment even while a retry lands between the two reads.
       const [row] = await db.all<DeliveryRow>(`select * from "webhook_delivery" where "id" = ?`, [deliveryId]);
+      const attempts = await db.all<AttemptRow>(
+        `select * from "webhook_attempt" where "delivery_id" = ? and "number" <= ? order by "number"`,
+        [deliveryId, toInt(row.attempts)],
+      );
       const scheduled = row.status === 'pending' || row.status === 'retrying';
       return { ...toDelivery(row), nextAttemptAt: scheduled ? isoOrNull(row.next_attempt_at) : null, attemptLog: attempts.map(toAttempt) };
     },
