@@ -55,7 +55,7 @@ export interface ServiceOptions {
 
 const secretKey = () => `k1:${randomBytes(32).toString('base64')}`;
 /** One set of production secrets per bench run: instances on one database must share them. */
-const production = { SVC_OPERATOR_TOKEN: randomBytes(24).toString('base64url'), SVC_CURSOR_KEYS: secretKey(), SVC_WEBHOOK_KEYS: secretKey(), SVC_SIMULATED_PLATFORMS: 'on', SVC_DEMO: 'true' };
+const production = { SVC_OPERATOR_TOKEN: randomBytes(24).toString('base64url'), SVC_CURSOR_KEYS: secretKey(), SVC_WEBHOOK_KEYS: secretKey(), SVC_OAUTH_KEYS: secretKey(), SVC_SIMULATED_PLATFORMS: 'on', SVC_DEMO: 'true' };
 
 /** The service in its own process, logging only warnings, with its demo key and operator API. */
 export async function spawnService(options: ServiceOptions = {}): Promise<BenchService> {

@@ -35,6 +35,8 @@ export interface ServiceConfig {
   webhookKeys?: string;
   /** `SVC_CURSOR_KEYS`: keys that sign cursors; absent → one generated into `dataDir`. */
   cursorKeys?: string;
+  /** `SVC_OAUTH_KEYS`: keys the MCP sign-in's authorization server signs tokens and cookies with; absent → one generated into `dataDir`. */
+  oauthKeys?: string;
   /** Where webhooks may deliver: `SVC_WEBHOOK_ALLOW_HTTP`, `SVC_WEBHOOK_ALLOW_HOSTS`. */
   webhookDestinations: DestinationPolicy;
   /** `SVC_MCP_ALLOWED_ORIGINS`: origins (`https://app.example`) whose pages may call `/mcp`; requests without Origin are served. */
@@ -80,7 +82,7 @@ export function isProduction(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.DATABASE_URL) || env.NODE_ENV === 'production';
 }
 
-const REQUIRED_IN_PRODUCTION = ['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS'] as const;
+const REQUIRED_IN_PRODUCTION = ['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS'] as const;
 
 /**
  * What production refuses to start without: the operator token and every signing and encryption key (a generated
@@ -136,6 +138,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     redisUrl: env.REDIS_URL || undefined,
     webhookKeys: env.SVC_WEBHOOK_KEYS || undefined,
     cursorKeys: env.SVC_CURSOR_KEYS || undefined,
+    oauthKeys: env.SVC_OAUTH_KEYS || undefined,
     webhookDestinations: destinationPolicyFromEnv(env),
     simPublish: env.SVC_SIM_PUBLISH !== 'off',
     mcpAllowedOrigins: new Set((env.SVC_MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean)),

@@ -227,7 +227,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
     const connections = createConnectionStore(sqlDb, now);
-    const oauthKeys = await loadOAuthServerKeys(sqlDb);
+    const oauthKeys = await loadOAuthServerKeys(config.dataDir, config.oauthKeys);
     // MCP sign-in needs the public URL, known only once the listener has its port.
     let mcpOAuth: McpOAuth | undefined;
     let oauthRoutes: OAuthRoutes | undefined;

@@ -39,13 +39,22 @@ function authorizeUrl(clientId: string, challenge: string, extra: Record<string,
   })}`;
 }
 
-/** Signs in as Ada, approves on the screen, and returns the redirect back to the client. */
-async function approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session }): Promise<URL> {
+/** A browser signed in as Ada, sent by the authorization endpoint to its approval screen. */
+async function beginApproval(clientId: string, challenge: string, as = { session }): Promise<{ jar: CookieJar; interaction: string }> {
   const jar = new CookieJar();
   jar.set('svc_session', as.session);
   const start = await browse(jar, authorizeUrl(clientId, challenge));
   expect(start.status).toBe(303);
-  const interaction = new URL(start.headers.get('location')!, svc.url).href;
+  return { jar, interaction: new URL(start.headers.get('location')!, svc.url).href };
+}
+
+/** Signs in as Ada, approves on the screen, and returns the redirect back to the client. */
+async function approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session }): Promise<URL> {
+  return finishApproval(await beginApproval(clientId, challenge, as), form);
+}
+
+/** Approves on the screen the browser was sent to, and returns the redirect back to the client. */
+async function finishApproval({ jar, interaction }: { jar: CookieJar; interaction: string }, form: Record<string, string> = {}): Promise<URL> {
   const screen = await browse(jar, interaction);
   expect(screen.status).toBe(200);
   expect(await screen.text()).toContain('Test Agent');
@@ -311,6 +320,31 @@ describe('a connection', () => {
 });
 
 // Last in this file: it spends this address's registrations for the hour.
+describe('the authorization server’s keys', () => {
+  it('are not kept in the database: a read of it gives no signing or cookie key', async () => {
+    const rows = await svc.service.orm.em.getConnection().execute(`select "kind" from "oauth_model" where "kind" = 'ServerKeys'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('survive a restart: tokens issued before it still work, and a sign-in begun before it completes after it', async () => {
+    const before = await signIn();
+    const jwks = (await svc.request('GET', '/oauth/jwks')).body;
+    const clientId = await newClient();
+    const { verifier, challenge } = pkcePair();
+    // The approval screen is bound to the browser by the authorization server's signed cookies.
+    const begun = await beginApproval(clientId, challenge);
+    await svc.restart();
+    expect((await svc.request('GET', '/oauth/jwks')).body).toEqual(jwks);
+    expect((await mcp(before.tokens.access_token, whoamiCall)).status).toBe(200);
+    const refreshed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: before.tokens.refresh_token, client_id: before.clientId });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const back = await finishApproval(begun);
+    const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect((await mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
+  });
+});
+
 describe('open client registration', () => {
   it('is bounded per address: past the hourly allowance, 429 with Retry-After and nothing registered', async () => {
     let refused: Response | undefined;

@@ -26,6 +26,7 @@ export async function startChild(svc: TestService): Promise<{ child: ChildProces
       // Production mode asks for every key: the same ones the test's own instance generated.
       SVC_CURSOR_KEYS: readFileSync(join(svc.dataDir, 'cursor-keys'), 'utf8').trim(),
       SVC_WEBHOOK_KEYS: readFileSync(join(svc.dataDir, 'webhook-keys'), 'utf8').trim(),
+      SVC_OAUTH_KEYS: readFileSync(join(svc.dataDir, 'oauth-keys'), 'utf8').trim(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -30,6 +30,7 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
       SVC_OPERATOR_TOKEN: operatorToken,
       SVC_CURSOR_KEYS: key(),
       SVC_WEBHOOK_KEYS: key(),
+      SVC_OAUTH_KEYS: key(),
       SVC_SIMULATED_PLATFORMS: 'on',
       SVC_SIM_PUBLISH: 'off',
       SVC_DEMO: 'false',

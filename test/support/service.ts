@@ -27,6 +27,8 @@ export interface TestService {
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<HttpResult<T>>;
   operator<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>>;
+  /** Stops the service and starts it again on the same port, database and data folder. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,9 +51,9 @@ export async function startTestService(
   const db: TestDatabase = shared ? { ...shared, dataDir: undefined, drop: async () => {} } : await createTestDatabase();
   // A second instance shares the first one's folder too: its generated keys (webhook secrets) must be the same.
   const dataDir = db.dataDir ?? options.shareDatabaseWith?.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
-  const service = await startService(
+  const boot = (port: number) => startService(
     {
-      port: 0,
+      port,
       host: '127.0.0.1',
       operatorPort: 0,
       operatorHost: '127.0.0.1',
@@ -72,7 +74,8 @@ export async function startTestService(
     },
     options,
   );
-  const url = service.url;
+  let running = await boot(0);
+  const url = running.url;
 
   const request = async (method: string, path: string, opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -95,13 +98,15 @@ export async function startTestService(
   };
 
   return {
-    service,
+    get service() {
+      return running;
+    },
     url,
     db,
     dataDir,
     async newKey(opts = {}) {
-      const workspaceId = opts.workspaceId ?? (await service.identity.createWorkspace({ name: 'Test workspace' })).id;
-      const created = await service.identity.createApiKey({
+      const workspaceId = opts.workspaceId ?? (await running.identity.createWorkspace({ name: 'Test workspace' })).id;
+      const created = await running.identity.createApiKey({
         workspaceId,
         label: opts.label ?? 'live',
         scopes: opts.scopes ?? ['read:social', 'usage:read'],
@@ -111,9 +116,14 @@ export async function startTestService(
     },
     request,
     graphql: (query, variables, key) => request('POST', '/graphql', { key, body: { query, variables } }),
-    operator: (method, path, body) => request(method, `${service.operatorUrl}${path}`, { body, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } }),
+    operator: (method, path, body) => request(method, `${running.operatorUrl}${path}`, { body, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } }),
+    async restart() {
+      await running.close();
+      // The same port, so the URL (the OAuth issuer, the tokens' audience) stays the same.
+      running = await boot(Number(new URL(url).port));
+    },
     async close() {
-      await service.close();
+      await running.close();
       await db.drop();
       if (!db.dataDir && !options.shareDatabaseWith) await rm(dataDir, { recursive: true, force: true });
     },

@@ -7,6 +7,7 @@ const COMPLETE = {
   SVC_OPERATOR_TOKEN: 'operator-token-0123456789',
   SVC_CURSOR_KEYS: KEY,
   SVC_WEBHOOK_KEYS: KEY,
+  SVC_OAUTH_KEYS: KEY,
   FORUM_UPSTREAM_URL: 'https://forum.example',
   MICROBLOG_UPSTREAM_URL: 'https://microblog.example',
 };
@@ -18,7 +19,7 @@ describe('production configuration', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
-  it.each(['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'FORUM_UPSTREAM_URL', 'MICROBLOG_UPSTREAM_URL'])(
+  it.each(['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS', 'FORUM_UPSTREAM_URL', 'MICROBLOG_UPSTREAM_URL'])(
     'refuses to start without %s, naming it',
     (variable) => {
       const env: Record<string, string> = { ...COMPLETE };
