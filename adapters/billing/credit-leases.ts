@@ -6,6 +6,7 @@ import { bind, run, toInt, type SqlDb } from '../db/sql.ts';
 import { monthStart, systemClock, type Clock } from './billing-month.ts';
 import { CreditsRefusal } from './credits-refusal.ts';
 import { FOLD_BATCH, type CreditsService, type Reservation } from './credits-service.ts';
+import { createKnownBalances } from './known-balances.ts';
 import * as sql from './lease-statements.ts';
 
 /**
@@ -50,8 +51,13 @@ export interface CreditLeases {
   extend(admission: LeasedAdmission, extra: number): Promise<LeasedAdmission>;
   settle(admission: LeasedAdmission, credits: number): Promise<{ charged: number; remaining: number }>;
   release(admission: LeasedAdmission): Promise<{ remaining: number }>;
-  /** The balance as this instance knows it: the last sync's, less what it charged since. */
+  /**
+   * The balance as this instance knows it: the database's as its last settlement, sync or read answered it (reused
+   * within the bounds of known-balances.ts), less what it charged since that is not booked yet.
+   */
   remaining(workspaceId: string): Promise<number>;
+  /** A purchase or a refund moved the balance: the next call reads it. */
+  forget(workspaceId: string): void;
   /** Books this instance's charges now, and waits (bounded) until every other live lease has synced since. */
   exactBooks(workspaceId: string): Promise<void>;
   /** Hands this instance's unused slice back and has the others do the same before it resolves (bounded wait). */
@@ -122,6 +128,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
   const instance = `${hostname()}:${process.pid}`;
   const states = new Map<string, LeaseState>();
   const finished = new WeakSet<LeasedAdmission>();
+  const known = createKnownBalances(async (workspaceId) => (await credits.usage(workspaceId))?.balance ?? 0, () => clock().getTime());
   let closing = false;
 
   const timer = setInterval(tick, rules.syncEveryMs);
@@ -181,6 +188,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     const started = performance.now();
     const now = clock();
     let row: Record<string, unknown> | undefined;
+    const change = known.changing(state.workspaceId);
     try {
       [row] = await run<Record<string, unknown>>(db, bind(sql.SYNC, {
         leaseId: state.leaseId, workspaceId: state.workspaceId, instance, seq, charges: JSON.stringify(batch),
@@ -188,9 +196,12 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
         divisor: rules.divisor, now: now.toISOString(), periodStart: monthStart(now).toISOString(), foldAtLeast: FOLD_BATCH,
       }));
     } catch (error) {
+      known.changed(change, undefined);
       state.unconfirmed ??= { seq, charges: sent, givingBack };
       throw error;
     }
+    // The balance after this sync's charges, which leave `state.charged` in the same step below.
+    known.changed(change, row ? toInt(row.balance) : undefined);
     if (!row) {
       // No account yet (the workspace's first billed call): open it, then sync again.
       state.givingBack -= extra;
@@ -310,10 +321,20 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
   }
 
   async function remaining(workspaceId: string): Promise<number> {
-    const state = states.get(workspaceId);
-    // From memory only while this instance bills the workspace on a lease: its calls then never touch the balance.
-    if (state && state.granted > 0 && performance.now() - state.checkedAt < rules.recheckMs) return remainingOf(state);
-    return Math.max(0, ((await credits.usage(workspaceId))?.balance ?? 0) - (state?.charged ?? 0));
+    const balance = await known.balance(workspaceId);
+    return Math.max(0, balance - (states.get(workspaceId)?.charged ?? 0));
+  }
+
+  /** A settlement in the database; its answer is what the account holds after it. */
+  async function settleDirect(reservation: Reservation, amount: number): Promise<{ charged: number; remaining: number }> {
+    const change = known.changing(reservation.workspaceId);
+    let settled: { charged: number; remaining: number } | undefined;
+    try {
+      settled = await credits.settle(reservation, amount);
+      return settled;
+    } finally {
+      known.changed(change, settled?.remaining);
+    }
   }
 
   return {
@@ -373,7 +394,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
       if (!Number.isInteger(amount) || amount < 0) throw new RangeError('settle needs an integer credits ≥ 0.');
       if (!admission.lease) {
         finish(admission);
-        const settled = await credits.settle(admission.reservation!, amount);
+        const settled = await settleDirect(admission.reservation!, amount);
         // The database's balance does not have this instance's charges not yet booked.
         return { ...settled, remaining: Math.max(0, settled.remaining - (states.get(admission.workspaceId)?.charged ?? 0)) };
       }
@@ -400,6 +421,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     },
 
     remaining,
+    forget: known.forget,
 
     async exactBooks(workspaceId) {
       const state = states.get(workspaceId);
