@@ -126,11 +126,14 @@ export function createJobs(options: JobsOptions): Jobs {
   };
 
   return {
-    schedule: (monitor, from) =>
-      oneAtATime(monitor.id, async () => {
-        if (monitor.schedule !== 'manual') return saveSchedule({ id: monitor.id, schedule: monitor.schedule }, from);
-        await cancelSchedule(monitor.id);
-        return null;
+    reschedule: (monitorId, row) =>
+      oneAtATime(monitorId, async () => {
+        // Read here, not when the change was asked for: a change queued behind a later one must not undo it.
+        const state = await row.current();
+        const nextRunAt =
+          state?.status === 'active' && state.schedule !== 'manual' ? await saveSchedule({ id: monitorId, schedule: state.schedule }, state.changedAt) : (await cancelSchedule(monitorId), null);
+        if (state) await row.record(nextRunAt);
+        return nextRunAt;
       }),
     unschedule: (monitorId) => oneAtATime(monitorId, () => cancelSchedule(monitorId)),
     async enqueueRun(run) {

@@ -6,10 +6,22 @@ import { ResourceError } from '../db/resource-error.ts';
 import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
 import { iso, json, toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
 
+/** What a monitor's schedule is made from: its row as it stands. */
+export interface ScheduleState {
+  schedule: MonitorSchedule;
+  status: MonitorStatus;
+  /** The row's last change: an interval is counted from it. */
+  changedAt: Date;
+}
+
 /** The jobs layer as monitors need it: one schedule per monitor, and runs queued now. */
 export interface MonitorScheduler {
-  /** Creates, changes or (for `manual`) removes the monitor's schedule; returns when it next runs, or null. */
-  schedule(monitor: { id: string; schedule: MonitorSchedule }, from: Date): Promise<Date | null>;
+  /**
+   * Creates, changes or removes the monitor's schedule to match its row, and returns when it next runs, or null (not
+   * active, `manual`, or gone). The row is read by `current` and the outcome stored by `record` inside the monitor's
+   * serialised section, so of two changes racing, the schedule left is the latest row's, whatever order they arrive in.
+   */
+  reschedule(monitorId: string, row: { current(): Promise<ScheduleState | null>; record(nextRunAt: Date | null): Promise<void> }): Promise<Date | null>;
   unschedule(monitorId: string): Promise<void>;
   /** Hands a queued run to a worker. */
   enqueueRun(run: { id: string; monitorId: string }): Promise<void>;
@@ -99,13 +111,23 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     }
   }
 
-  /** Schedules an active monitor and records when it next runs; anything else has no schedule. */
+  /**
+   * Schedules the monitor as its row now stands (read again in the scheduler's serialised section, not the row this
+   * request wrote: a later change may have committed since) and returns the row with when it next runs.
+   */
   async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
-    // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
-    const from = new Date(iso(row.updated_at));
-    const nextRunAt = row.status === 'active' ? await scheduler.schedule({ id: row.id, schedule: row.schedule }, from) : (await scheduler.unschedule(row.id), null);
-    const [updated] = await db.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
-    return updated ?? row;
+    let recorded: MonitorRow | undefined;
+    await scheduler.reschedule(row.id, {
+      async current() {
+        const [now] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [row.id]);
+        // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
+        return now ? { schedule: now.schedule, status: now.status, changedAt: new Date(iso(now.updated_at)) } : null;
+      },
+      async record(nextRunAt) {
+        [recorded] = await db.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
+      },
+    });
+    return recorded ?? row;
   }
 
   /** Inserts a queued run, or finds the one already queued: the partial unique index makes this atomic. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'agenda';
 import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import type { MonitorSchedule } from '../../../adapters/shapes/monitor-shapes.ts';
 import { createJobs, JOB } from '../../../jobs/jobs.ts';
 import { openJobStore, type JobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
@@ -48,6 +49,9 @@ function mongoBackend(url: string): Backend {
   return { name: 'mongodb', sharedByInstances: true, open: async () => ({ mongodbUrl: `${url.replace(/\/$/, '')}/${database}` }), close: async () => {} };
 }
 
+/** An active monitor's row with this schedule, changed at `from`. */
+const active = (schedule: MonitorSchedule, from: Date) => ({ current: async () => ({ schedule, status: 'active' as const, changedAt: from }), record: async () => {} });
+
 const noMonitors = () => {
   throw new Error('not used');
 };
@@ -85,9 +89,9 @@ function contract(backend: Backend) {
       const store = await worker();
       const jobs = jobsOn(store);
       const from = new Date();
-      await jobs.schedule({ id: 'monitor-a', schedule: 'daily' }, from);
-      await jobs.schedule({ id: 'monitor-b', schedule: 'weekly' }, from);
-      await jobs.schedule({ id: 'monitor-a', schedule: 'hourly' }, from);
+      await jobs.reschedule('monitor-a', active('daily', from));
+      await jobs.reschedule('monitor-b', active('weekly', from));
+      await jobs.reschedule('monitor-a', active('hourly', from));
       const listed = await store.agenda.queryJobs({ name: JOB.monitorSchedule });
       const byMonitor = new Map(listed.jobs.map((job) => [(job.data as { monitorId: string }).monitorId, job]));
       expect([...byMonitor.keys()].sort()).toEqual(['monitor-a', 'monitor-b']);
@@ -102,7 +106,7 @@ function contract(backend: Backend) {
       const store = await worker();
       const jobs = jobsOn(store);
       const from = new Date();
-      await Promise.all(Array.from({ length: 10 }, (_, i) => jobs.schedule({ id: 'monitor-raced', schedule: i === 9 ? 'weekly' : 'daily' }, from)));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => jobs.reschedule('monitor-raced', active(i === 9 ? 'weekly' : 'daily', from))));
       const listed = await store.agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-raced' } });
       expect(listed.jobs).toHaveLength(1);
     });
@@ -112,7 +116,7 @@ function contract(backend: Backend) {
       const stores = [await worker(), await worker()];
       const [a, b] = stores.map((store) => jobsOn(store));
       const from = new Date();
-      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).schedule({ id: 'monitor-raced-twice', schedule: i === 9 ? 'weekly' : 'daily' }, from)));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).reschedule('monitor-raced-twice', active(i === 9 ? 'weekly' : 'daily', from))));
       const listed = await stores[0].agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-raced-twice' } });
       expect(listed.jobs).toHaveLength(1);
     });
