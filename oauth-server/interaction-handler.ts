@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { readBody } from '../core/read-body.ts';
 import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
 import { CONNECTION_SCOPES, grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
 import { approvalPage, messagePage } from './approval-page.ts';
@@ -12,17 +13,6 @@ function sendHtml(res: ServerResponse, status: number, body: string): void {
   // No form-action: browsers apply it to the redirects after the post, and the approval ends on the client's own URI.
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" });
   res.end(body);
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 /**
@@ -68,8 +58,9 @@ export function createInteractionHandler(deps: { provider: Provider; resource: s
     };
     if (req.method === 'GET') return sendHtml(res, 200, approvalPage(view));
 
-    const form = await readForm(req);
-    if (!form) return sendHtml(res, 413, messagePage('Request too large', 'The approval form is small; this was not it.'));
+    const body = await readBody(req, FORM_LIMIT_BYTES);
+    if (body === undefined) return sendHtml(res, 413, messagePage('Request too large', 'The approval form is small; this was not it.'));
+    const form = new URLSearchParams(body);
     if (form.get('decision') !== 'approve') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined to connect this client.' }, { mergeWithLastSubmission: false });
     }

@@ -11,7 +11,7 @@ import { Meter } from '../core/meter.ts';
 import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
-import { BodyTooLargeError, readBody } from './read-body.ts';
+import { readBody } from '../core/read-body.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
 
@@ -128,16 +128,6 @@ async function sendWeb(res: ServerResponse, response: Response, headers: () => P
   res.end(body);
 }
 
-/** The request body under the size limit, or undefined when it is over it. */
-async function boundedBody(req: IncomingMessage): Promise<string | undefined> {
-  try {
-    return await readBody(req, MAX_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return undefined;
-    throw error;
-  }
-}
-
 /** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready, and MCP sign-in (OAuth). */
 export function createHttpServer(routes: HttpRoutes): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
@@ -158,7 +148,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
         return;
       }
       // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
-      const body = await boundedBody(req);
+      const body = await readBody(req, MAX_BODY_BYTES);
       if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close', ...(await creditHeaders(ctx)) });
       return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), async () => ({}));
     }
@@ -167,7 +157,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       res.end(routes.openApiJson);
       return;
     }
-    const body = await boundedBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     if (body === undefined) {
       // Refused unread: nothing charged, and the caller's balance when the key is valid, as on every response.
       const refused = newContext(routes, req, path === '/mcp' ? 'mcp' : 'rest', requestId, seen);
@@ -214,7 +204,7 @@ export function createOperatorServer(operator: (req: IncomingMessage, body: stri
     const started = performance.now();
     res.once('finish', () => logAccess(req, res, requestId, started, undefined));
     (async () => {
-      const body = await boundedBody(req);
+      const body = await readBody(req, MAX_BODY_BYTES);
       if (body === undefined) return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close' });
       send(res, requestId, await operator(req, body, requestId));
     })().catch((error: unknown) => {

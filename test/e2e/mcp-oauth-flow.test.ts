@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
@@ -342,6 +343,24 @@ describe('the authorization server’s keys', () => {
     const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     expect((await mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
+  });
+});
+
+describe('the approval form', () => {
+  it('is refused with 413 on a declared length over its limit, before any of the body arrives', async () => {
+    const { jar, interaction } = await beginApproval(await newClient(), pkcePair().challenge);
+    const status = await new Promise<number>((resolve, reject) => {
+      const headers = { cookie: jar.header(interaction), 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(64 * 1024) };
+      const req = request(interaction, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+        req.destroy();
+      });
+      req.on('error', reject);
+      // The headers alone: the body never comes, so only the declared length can be answered.
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
   });
 });
 
