@@ -9,14 +9,12 @@ import { IdentityError } from './identity-error.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { KeyChangeFeed } from './key-change-feed.ts';
 import { generateKeySecret, hashKeySecret, hashesEqual, KEY_LABELS, parseKeySecret, type KeyLabel } from './key-material.ts';
+import { throttledLastUsed } from './last-used.ts';
 import { invalidScopes, normaliseScopes, type Scope } from './scopes.ts';
 
 /** The dashboard's default key lifetime; callers apply it (a key may also be created without expiry). */
 export const DEFAULT_KEY_TTL_DAYS = 90;
 const DAY_MS = 86_400_000;
-/** `lastUsedAt` is kept to the minute: writing it on every request would put a row write on the hot path. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-const LAST_USED_TRACKED_KEYS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Times come back as epoch milliseconds (float8) so both drivers hand over plain numbers. */
@@ -132,18 +130,13 @@ export interface IdentityStoreOptions {
  * which forgets a key the moment it changes (docs/hot-path.md): revocation and expiry hold on the next call.
  */
 export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}): IdentityStore {
-  const lastUsedWritten = new Map<string, number>();
   const fork = (): Em => orm.em.fork({ clear: true });
   const cache = options.keyCache;
 
   /** At most once a minute per key, so the write is not a round trip per call (and it does not flush key caches). */
-  async function recordUse(keyId: string, now: Date): Promise<void> {
-    const last = lastUsedWritten.get(keyId);
-    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
-    if (lastUsedWritten.size >= LAST_USED_TRACKED_KEYS) lastUsedWritten.clear();
-    lastUsedWritten.set(keyId, now.getTime());
+  const recordUse = throttledLastUsed(async (keyId, now) => {
     await fork().nativeUpdate(ApiKey, { id: keyId }, { lastUsedAt: now });
-  }
+  });
 
   return {
     async createPerson({ email, name }) {

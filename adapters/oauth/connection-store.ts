@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
+import { throttledLastUsed } from '../identity/last-used.ts';
 import { normaliseScopes, type Scope } from '../identity/scopes.ts';
 import { storedId } from './oauth-model-adapter.ts';
 
@@ -53,24 +54,16 @@ const TOKEN_QUERY = `select m."payload", k."id" as "key_id", k."workspace_id", k
   from "oauth_model" m join "api_key" k on k."oauth_grant_id" = m."grant_id"
   where m."kind" = 'AccessToken' and m."id" = ? and (m."expires_at" is null or m."expires_at" > ?)`;
 
-/** `lastUsedAt` to the minute, as for keys: a row write per call would sit on the hot path. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-const LAST_USED_TRACKED = 10_000;
-
 /** The name a connection carries in every key list. */
 export function connectionName(clientName: string): string {
   return `${clientName} (MCP)`;
 }
 
 export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionStore {
-  const lastUsedWritten = new Map<string, number>();
-  async function recordUse(keyId: string, now: Date): Promise<void> {
-    const last = lastUsedWritten.get(keyId);
-    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
-    if (lastUsedWritten.size >= LAST_USED_TRACKED) lastUsedWritten.clear();
-    lastUsedWritten.set(keyId, now.getTime());
+  // To the minute, as for keys.
+  const recordUse = throttledLastUsed(async (keyId, now) => {
     await db.all(`update "api_key" set "last_used_at" = ? where "id" = ?`, [now.toISOString(), keyId]);
-  }
+  });
 
   return {
     async create({ workspaceId, personId, clientId, clientName, scopes, grantId }) {
