@@ -32,8 +32,9 @@ export interface SmallerPage {
 
 /**
  * The largest `limit` whose worst case (`worstCaseAt`, the request's estimate at that limit) fits `maxCredits`, for a
- * single paginated operation that takes a `limit`; undefined when the operation cannot be served smaller (no
- * `limit`, or even one item does not fit).
+ * single paginated operation that takes a `limit` and whose worst case at the limit asked is over it; undefined when
+ * the operation cannot be served smaller (no `limit`, or even one item does not fit). A worst case never falls as the
+ * limit grows, so the limit is found by halving: each probe plans the whole request again.
  */
 export function smallerPage(field: EstimatedField, maxCredits: number, worstCaseAt: (limit: number) => number): SmallerPage | undefined {
   const { op, args } = field;
@@ -41,11 +42,16 @@ export function smallerPage(field: EstimatedField, maxCredits: number, worstCase
   if (!op.paginated || !limitShape) return undefined;
   const asked = limitShape.safeParse(args.limit);
   if (!asked.success || typeof asked.data !== 'number') return undefined;
-  for (let limit = asked.data - 1; limit >= 1; limit--) {
+  // `fits` fits the ceiling (0: none found yet), `over` does not (the limit asked, to begin with).
+  let fits = { limit: 0, worstCase: 0 };
+  let over = asked.data;
+  while (over - fits.limit > 1) {
+    const limit = Math.floor((fits.limit + over) / 2);
     const worstCase = worstCaseAt(limit);
-    if (worstCase <= maxCredits) return { limit, limitAsked: asked.data, worstCaseCredits: worstCase };
+    if (worstCase <= maxCredits) fits = { limit, worstCase };
+    else over = limit;
   }
-  return undefined;
+  return fits.limit >= 1 ? { limit: fits.limit, limitAsked: asked.data, worstCaseCredits: fits.worstCase } : undefined;
 }
 
 /** The 400 of a call whose worst case (or, after it ran, whose price) exceeds the client's ceiling; nothing charged. */

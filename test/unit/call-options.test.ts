@@ -30,6 +30,21 @@ describe('smallerPage', () => {
     expect(smallerPage({ op: getMicroblogListMembers, args: { id: '1' } }, 5, linear)).toEqual({ limit: 4, limitAsked: 20, worstCaseCredits: 5 });
   });
 
+  it('finds the limit by halving, in as many plans as the limit asked has bits, whatever the shape of the worst case', () => {
+    const shapes = { linear, steps: (limit: number) => 3 * Math.ceil(limit / 7), plateau: (limit: number) => (limit < 40 ? 5 : 50 + limit) };
+    for (const [name, shape] of Object.entries(shapes)) {
+      for (const maxCredits of [1, 2, 5, 9, 30, 89, 100]) {
+        let plans = 0;
+        const found = smallerPage({ op: getMicroblogListMembers, args: { id: '1', limit: 100 } }, maxCredits, (limit) => (plans++, shape(limit)));
+        let largest = 0;
+        for (let limit = 1; limit < 100; limit++) if (shape(limit) <= maxCredits) largest = limit;
+        expect(found?.limit, `${name} under ${maxCredits}`).toBe(largest || undefined);
+        if (found) expect(found.worstCaseCredits).toBe(shape(found.limit));
+        expect(plans, `${name} under ${maxCredits}`).toBeLessThanOrEqual(Math.ceil(Math.log2(100)));
+      }
+    }
+  });
+
   it('is none when even one item does not fit, or the operation takes no limit', () => {
     expect(smallerPage({ op: getMicroblogListMembers, args: { id: '1', limit: 100 } }, 1, linear)).toBeUndefined();
     expect(smallerPage({ op: getForumPost, args: { id: '1a00005' } }, 1, () => 4)).toBeUndefined();
