@@ -80,10 +80,17 @@ export interface CreditLeasesOptions {
   rules?: Partial<LeaseRules>;
 }
 
+/**
+ * What a sync books as one pending charge: the calls settled on the lease since the last sync, in one billing
+ * month (docs/billing.md, "Leases"). Sealed once a sync carries it, so a retry resends exactly what it sent.
+ */
 interface Charge {
   id: string;
   credits: number;
+  /** The settlement time of its first call. */
   at: string;
+  month: number;
+  sealed: boolean;
 }
 
 /** This instance's side of one workspace's lease. Every figure is in credits. */
@@ -183,6 +190,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     state.givingBack += extra;
     const sent = retry?.charges ?? state.charges.length;
     const batch = state.charges.slice(0, sent);
+    for (const charge of batch) charge.sealed = true;
     const sentCredits = batch.reduce((sum, charge) => sum + charge.credits, 0);
     const givingBack = state.givingBack;
     const started = performance.now();
@@ -191,7 +199,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     const change = known.changing(state.workspaceId);
     try {
       [row] = await run<Record<string, unknown>>(db, bind(sql.SYNC, {
-        leaseId: state.leaseId, workspaceId: state.workspaceId, instance, seq, charges: JSON.stringify(batch),
+        leaseId: state.leaseId, workspaceId: state.workspaceId, instance, seq, charges: JSON.stringify(batch.map(({ id, credits, at }) => ({ id, credits, at }))),
         giveBack: givingBack, drain, inFlight: state.held, ttlMs: rules.ttlMs, cap: rules.cap, min: rules.min,
         divisor: rules.divisor, now: now.toISOString(), periodStart: monthStart(now).toISOString(), foldAtLeast: FOLD_BATCH,
       }));
@@ -404,7 +412,12 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
       state.held -= admission.credits;
       state.lastUsed = performance.now();
       if (charge > 0) {
-        state.charges.push({ id: admission.id, credits: charge, at: clock().toISOString() });
+        // Added to the charge the next sync books unless a sync already carries that one or the month turned.
+        const now = clock();
+        const month = monthStart(now).getTime();
+        const open = state.charges.at(-1);
+        if (open && !open.sealed && open.month === month) open.credits += charge;
+        else state.charges.push({ id: randomUUID(), credits: charge, at: now.toISOString(), month, sealed: false });
         state.charged += charge;
       }
       return { charged: charge, remaining: remainingOf(state) };

@@ -67,7 +67,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processe
     // Usage books every instance's charges first: the child's included, no waiting in the test.
     const usage = await usageOf(svc, key);
     expect(usage).toMatchObject({ balance: 100_000 - total, reserved: 0, available: 100_000 - total });
-    expect(await ledgerCharges(workspaceId)).toEqual({ total, rows: 202 });
+    const ledger = await ledgerCharges(workspaceId);
+    expect(ledger.total).toBe(total);
+    // A ledger row per sync that booked charges, not per call.
+    expect(ledger.rows).toBeLessThan(202);
     const fromChild = await fetch(`${childUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
     expect((await fromChild.json()).data.balance).toBe(100_000 - total);
   }, 120_000);
@@ -100,7 +103,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processe
     await svc.service.credits.release(all);
     await svc.service.credits.sweepExpiredReservations();
     expect(await leasesOf(workspaceId)).toEqual([]);
-    expect(await ledgerCharges(workspaceId)).toEqual({ total: 40, rows: 10 });
+    expect((await ledgerCharges(workspaceId)).total).toBe(40);
     expect((await usageOf(svc, key)).balance).toBe(19_960);
   }, 120_000);
 });

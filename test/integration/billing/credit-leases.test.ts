@@ -105,7 +105,10 @@ describe('credit leases', () => {
     const usage = await one.books.usage(workspaceId);
     expect(usage).toMatchObject({ balance: 100_000 - 101 * 4, reserved: 0 });
     await one.books.ledger(workspaceId);
-    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 100_000 - 404, charges: -404, chargeRows: 101 });
+    const totals = await fixture.ledgerTotals(workspaceId);
+    expect(totals).toMatchObject({ credits: 100_000 - 404, charges: -404 });
+    // One pending charge, then one ledger row, per sync that booked charges: not one per call.
+    expect(totals.chargeRows).toBeLessThan(10);
     // The lease is sized by the rule: a quarter of what no one else holds, at most 10,000.
     const [lease] = await fixture.db.all<{ credits: unknown }>('select credits from billing_lease where workspace_id = ?', [workspaceId]);
     expect(Number(lease.credits)).toBe(10_000);
@@ -134,11 +137,10 @@ describe('credit leases', () => {
     expect(usage).toMatchObject({ balance: before - total, reserved: 0 });
     expect(usage!.freeGrant!.remaining).toBe(Math.max(0, 5_000 - total));
     await second.books.ledger(workspaceId);
-    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({
-      credits: before - total,
-      charges: -total,
-      chargeRows: outcomes.filter((outcome) => outcome.charged > 0).length,
-    });
+    const totals = await fixture.ledgerTotals(workspaceId);
+    expect(totals).toMatchObject({ credits: before - total, charges: -total });
+    // A call held in the database is a row of its own; the calls settled on a lease, a row per sync.
+    expect(totals.chargeRows).toBeLessThanOrEqual(outcomes.filter((outcome) => outcome.charged > 0).length);
     expect((await first.books.usage(workspaceId))!.balance).toBe(before - total);
   });
 
@@ -270,7 +272,9 @@ describe('credit leases', () => {
 
     expect((await one.books.usage(workspaceId))!.balance).toBe(10_000 - 31);
     await one.books.ledger(workspaceId);
-    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 10_000 - 31, charges: -31, chargeRows: 4 });
+    // Two rows: 4 + 7, settled before the sync whose answer was lost, resent alone by both retries; 9 + 11,
+    // settled after that sync sealed its batch, booked by the sync after the retry that got through.
+    expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 10_000 - 31, charges: -31, chargeRows: 2 });
   });
 
   it('pays charges settled after the month turned from the new grant', async () => {
