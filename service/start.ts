@@ -17,10 +17,10 @@ import { logger } from '../adapters/logging/logger.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
-import { createIdentityStore, type IdentityStore } from '../adapters/identity/identity-store.ts';
+import { createIdentityStore, type AuthenticatedKey, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
 import { KeyCache } from '../adapters/identity/key-cache.ts';
-import { keyCacheFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
+import { keyCachesFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
 import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
@@ -134,8 +134,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     cleanups.unshift(() => leases.close());
     const leasedCredits = withLeases(credits, leases);
     // Off until the change feed listens: a key cached before that could miss its revocation.
-    const keyCache = new KeyCache({ enabled: false });
-    const following = keyCacheFollowing(keyCache);
+    const keyCache = new KeyCache<AuthenticatedKey>({ enabled: false });
+    const following = keyCachesFollowing(keyCache);
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
     const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
     const pglite = await embeddedPglite(orm);
@@ -256,7 +256,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const resource = `${baseUrl}/mcp`;
-    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now), keys: oauthKeys, fetch: options.clientMetadataFetch });
+    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
       provider,

@@ -7,6 +7,7 @@ import { Person } from '../db/entities/person.ts';
 import { Workspace } from '../db/entities/workspace.ts';
 import { IdentityError } from './identity-error.ts';
 import type { KeyCache } from './key-cache.ts';
+import type { ChangedKey } from './key-change-acks.ts';
 import type { KeyChangeFeed } from './key-change-feed.ts';
 import { generateKeySecret, hashKeySecret, hashesEqual, KEY_LABELS, parseKeySecret, type KeyLabel } from './key-material.ts';
 import { throttledLastUsed } from './last-used.ts';
@@ -114,15 +115,15 @@ export function isAuthenticationFailure(result: AuthenticationResult): result is
   return 'failure' in result;
 }
 
-/** How long a revocation waits for the change feed to carry it to every instance before answering. */
-const REVOCATION_PROPAGATION_MS = 2_000;
-
 export interface IdentityStoreOptions {
   /** Live keys by hash; without one every authentication reads the database. */
-  keyCache?: KeyCache;
-  /** The database's key change feed, which a revocation waits on so other instances have been told before it answers. */
+  keyCache?: KeyCache<AuthenticatedKey>;
+  /** The database's key change feed: a revocation answers once every live instance has dropped the key. */
   keyChanges?: KeyChangeFeed;
 }
+
+/** A revocation writes `revoked_at` once and reports the transaction's id, which names the change instances acknowledge. */
+const REVOKE = `update "api_key" set "revoked_at" = ? where "id" = ? and "revoked_at" is null returning "id", txid_current()::text as "txid"`;
 
 /**
  * People, workspaces and API keys. Every call works on its own fork of the entity manager, so no identity
@@ -230,15 +231,12 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
 
     async revokeApiKey(keyId, now = new Date()) {
       if (!UUID.test(keyId)) return null;
-      const em = fork();
-      // Listening before the write: the feed may carry the change back before the update returns.
-      const told = options.keyChanges?.seen(keyId, REVOCATION_PROPAGATION_MS);
       // Only the first revocation sets revokedAt, so the recorded time is when the key actually died.
-      const changed = await em.nativeUpdate(ApiKey, { id: keyId, revokedAt: null }, { revokedAt: now });
+      const write = () => orm.em.getConnection().execute<ChangedKey[]>(REVOKE, [now.toISOString(), keyId]);
+      // Answers once every live instance has dropped the key, so a call made after this answer is refused everywhere.
+      await (options.keyChanges ? options.keyChanges.propagate(write) : write());
       cache?.forget(keyId);
-      // Answer once every instance has been sent the change, so a call made after this answer is refused everywhere.
-      if (changed > 0) await told;
-      const row = await em.findOne(ApiKey, { id: keyId });
+      const row = await fork().findOne(ApiKey, { id: keyId });
       return row ? toKeySummary(row) : null;
     },
 
@@ -270,7 +268,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       };
       // Shared by every call of this key while cached: nobody may change it.
       Object.freeze(key);
-      cache?.remember(hash, key, generation, now.getTime());
+      cache?.remember(hash, key, row.expires_ms, generation, now.getTime());
       return key;
     },
 

@@ -1,25 +1,25 @@
-import type { AuthenticatedKey } from './identity-store.ts';
-
 /** Re-read a cached key at least this often: a safety net behind invalidation, not what makes revocation work. */
 const DEFAULT_TTL_MS = 60_000;
 const DEFAULT_MAX_ENTRIES = 10_000;
 
-interface Entry {
-  key: AuthenticatedKey;
+interface Entry<V> {
+  key: V;
   expiresMs: number | null;
   cachedUntil: number;
 }
 
 /**
- * Live API keys by hash, so authenticating a known key needs no database round trip. Whoever changes a key
- * (revocation, deletion) forgets it here, in this process directly or through the database's change feed.
+ * Live credentials by hash, so authenticating a known one needs no database round trip: API keys, and the OAuth
+ * access tokens of MCP connections (several tokens per connection). Each belongs to a key id (`api_key` row); whoever
+ * changes that row (revocation, deletion) forgets all of them here, in this process directly or through the database's
+ * change feed.
  *
  * A read that began before an invalidation must not put back what it read: `generation` counts invalidations,
  * and `remember` drops an answer read under an older generation.
  */
-export class KeyCache {
-  #entries = new Map<string, Entry>();
-  #hashByKeyId = new Map<string, string>();
+export class KeyCache<V extends { keyId: string }> {
+  #entries = new Map<string, Entry<V>>();
+  #hashesByKeyId = new Map<string, Set<string>>();
   #generation = 0;
   #enabled: boolean;
   readonly #ttlMs: number;
@@ -36,7 +36,7 @@ export class KeyCache {
   }
 
   /** The cached key, `expired` from the instant it lapses (no grace), or undefined when the database must answer. */
-  lookup(hash: string, nowMs: number): AuthenticatedKey | 'expired' | undefined {
+  lookup(hash: string, nowMs: number): V | 'expired' | undefined {
     const entry = this.#entries.get(hash);
     if (!entry) return undefined;
     if (entry.expiresMs !== null && nowMs >= entry.expiresMs) return 'expired';
@@ -47,19 +47,19 @@ export class KeyCache {
     return entry.key;
   }
 
-  /** Keeps a live key read from the database, unless the cache is off or a key changed since the read began. */
-  remember(hash: string, key: AuthenticatedKey, readAtGeneration: number, nowMs: number): void {
+  /** Keeps a live credential read from the database, unless the cache is off or a key changed since the read began. */
+  remember(hash: string, key: V, expiresMs: number | null, readAtGeneration: number, nowMs: number): void {
     if (!this.#enabled || readAtGeneration !== this.#generation) return;
     if (this.#entries.size >= this.#maxEntries) this.#clearEntries();
-    this.#entries.set(hash, { key, expiresMs: key.expiresAt?.getTime() ?? null, cachedUntil: nowMs + this.#ttlMs });
-    this.#hashByKeyId.set(key.keyId, hash);
+    this.#entries.set(hash, { key, expiresMs, cachedUntil: nowMs + this.#ttlMs });
+    const hashes = this.#hashesByKeyId.get(key.keyId) ?? new Set<string>();
+    this.#hashesByKeyId.set(key.keyId, hashes.add(hash));
   }
 
   /** A key changed (revoked, deleted, re-scoped): its next call reads the database. */
   forget(keyId: string): void {
     this.#generation++;
-    const hash = this.#hashByKeyId.get(keyId);
-    if (hash !== undefined) this.#drop(hash, keyId);
+    for (const hash of this.#hashesByKeyId.get(keyId) ?? []) this.#drop(hash, keyId);
   }
 
   /** Changes may have been missed (the change feed was down): forget everything and cache nothing until enabled. */
@@ -78,11 +78,13 @@ export class KeyCache {
 
   #drop(hash: string, keyId: string): void {
     this.#entries.delete(hash);
-    this.#hashByKeyId.delete(keyId);
+    const hashes = this.#hashesByKeyId.get(keyId);
+    hashes?.delete(hash);
+    if (hashes?.size === 0) this.#hashesByKeyId.delete(keyId);
   }
 
   #clearEntries(): void {
     this.#entries.clear();
-    this.#hashByKeyId.clear();
+    this.#hashesByKeyId.clear();
   }
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
+import type { ChangedKey } from '../identity/key-change-acks.ts';
+import type { KeyChangeFeed } from '../identity/key-change-feed.ts';
 
 /** What oidc-provider stores through an adapter: one JSON document per record, with a few indexed fields. */
 export interface OAuthPayload {
@@ -54,7 +56,16 @@ const GRANT_NOT_REVOKED = `not exists (select 1 from "api_key" k where k."oauth_
  * grants, sessions and registered clients survive restarts and are shared by every instance on the database.
  * Expired rows are invisible at once and deleted by `sweepExpiredOAuthModels` (housekeeping).
  */
-export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: string) => OAuthModelAdapter {
+export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChanges?: Pick<KeyChangeFeed, 'propagate'>): (kind: string) => OAuthModelAdapter {
+  const endConnection = async (grantId: string) => {
+    const write = () =>
+      db.all<ChangedKey>(`update "api_key" set "revoked_at" = ? where "oauth_grant_id" = ? and "revoked_at" is null returning "id", txid_current()::text as "txid"`, [
+        clock().toISOString(),
+        grantId,
+      ]);
+    // Like a key revocation: answered once every live instance dropped the connection.
+    await (keyChanges ? keyChanges.propagate(write) : write());
+  };
   return (kind) => {
     const credential = CREDENTIAL_KINDS.has(kind);
     const findWhere = async (condition: string, value: string): Promise<OAuthPayload | undefined> => {
@@ -87,7 +98,7 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date): (kind: s
       async destroy(id) {
         // The server drops a grant when its client revokes a refresh token (RFC 7009) or replays a rotated one: the
         // connection made from it ends too, so the key list never shows a live connection that can no longer work.
-        if (kind === 'Grant') await db.all(`update "api_key" set "revoked_at" = ? where "oauth_grant_id" = ? and "revoked_at" is null`, [clock().toISOString(), id]);
+        if (kind === 'Grant') await endConnection(id);
         await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, storedId(kind, id)]);
       },
       async revokeByGrantId(grantId) {
