@@ -9,6 +9,7 @@ import { createCreditsService, type CreditsService } from '../adapters/billing/c
 import { createCreditLeases } from '../adapters/billing/credit-leases.ts';
 import { withLeases } from '../adapters/billing/leased-credits.ts';
 import { createWeightedRateLimiter } from '../adapters/billing/rate-limiter.ts';
+import { tierTableFingerprint, type TierTable } from '../adapters/billing/tiers.ts';
 import { acquireDataDirLock } from '../adapters/db/data-dir-lock.ts';
 import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator-token.ts';
 import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
@@ -19,6 +20,7 @@ import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createIdentityStore, type AuthenticatedKey, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
+import type { InstanceSettings } from '../adapters/identity/instance-presence.ts';
 import { KeyCache } from '../adapters/identity/key-cache.ts';
 import { keyCachesFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
@@ -113,6 +115,20 @@ async function listen(server: Server, port: number, host: string, cleanups: Arra
   return server.address() as AddressInfo;
 }
 
+/**
+ * Every instance on one database must run the same tier table: the rate-limit window is shared, and a ceiling that
+ * depended on the instance answering would refuse or admit the same call by chance (docs/billing.md "Tiers").
+ */
+function tierSettings(tiers: TierTable): InstanceSettings {
+  const fingerprint = tierTableFingerprint(tiers);
+  return {
+    fingerprint,
+    refusal: (theirs) =>
+      `SVC_TIERS differs from the tier table of an instance already running on this database (its table ${theirs}, this one ${fingerprint}): ` +
+      'every instance must run the same SVC_TIERS. Start this one with the running instances\' SVC_TIERS, or stop them first.',
+  };
+}
+
 /** How long shutdown waits for running jobs before it lets them go (they are picked up again later). */
 const DRAIN_MS = 10_000;
 
@@ -139,7 +155,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
     const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
     const pglite = await embeddedPglite(orm);
-    const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed);
+    const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed, { settings: tierSettings(config.tiers) });
     cleanups.unshift(() => keyChanges.close());
     const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, tiers: config.tiers });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The tier table: what each tier unlocks and what lifetime purchases (net of refunds) reach it.
  * Tiers depend on net purchases alone, so spending and time can never lower a tier; a refund can,
@@ -67,4 +69,16 @@ export function tierForNetPurchases(table: TierTable, netPurchaseCents: number):
     if (netPurchaseCents >= table[tier].minNetPurchaseCents) reached = tier;
   }
   return reached;
+}
+
+/**
+ * A short fingerprint of the whole table (every tier, every field, in a fixed order), so instances on one database can
+ * tell whether they run the same SVC_TIERS without exchanging the table.
+ */
+export function tierTableFingerprint(table: TierTable): string {
+  const fields = TIER_NAMES.map((tier) => {
+    const { minNetPurchaseCents, rateLimitPerMinute, maxMonitors, maxWebhooks, hourlySchedules } = table[tier];
+    return [tier, minNetPurchaseCents, rateLimitPerMinute, maxMonitors, maxWebhooks, hourlySchedules];
+  });
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 }

@@ -190,7 +190,7 @@ describe('exactness under concurrency', () => {
   }, 120_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)('the same across two service instances on one database', async () => {
-    const second = await startTestService({ shareDatabaseWith: svc, tiers: { free: { rateLimitPerMinute: 1_000_000 } } });
+    const second = await startTestService({ shareDatabaseWith: svc });
     try {
       const { key, workspaceId } = await fundedWorkspace(svc, 302);
       const responses = await hammer([svc, second], key, 200);

@@ -80,4 +80,10 @@ describe('rate limits', () => {
       await other.close();
     }
   });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('refuses to start an instance whose tier table differs from a running one, naming SVC_TIERS', async () => {
+    // Its ceiling would be another: the shared window would refuse or admit the same call depending on who answers.
+    await expect(startTestService({ shareDatabaseWith: svc, tiers: { free: { rateLimitPerMinute: CEILING * 2 } } })).rejects.toThrow(/SVC_TIERS differs/);
+    expect((await svc.request('GET', '/health')).status).toBe(200);
+  });
 });

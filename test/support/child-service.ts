@@ -22,7 +22,8 @@ export async function startChild(svc: TestService): Promise<{ child: ChildProces
       MICROBLOG_UPSTREAM_URL: svc.service.platforms.simulated.microblog,
       SVC_WEBHOOK_ALLOW_HTTP: 'true',
       SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-      SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 100_000 } }),
+      // One tier table for every instance on a database (an instance with another refuses to start).
+      SVC_TIERS: JSON.stringify(svc.tiers),
       // Production mode asks for every key: the same ones the test's own instance generated.
       SVC_CURSOR_KEYS: readFileSync(join(svc.dataDir, 'cursor-keys'), 'utf8').trim(),
       SVC_WEBHOOK_KEYS: readFileSync(join(svc.dataDir, 'webhook-keys'), 'utf8').trim(),

@@ -22,6 +22,8 @@ export interface TestService {
   db: TestDatabase;
   /** The service's data folder (generated secrets such as the webhook encryption key live here). */
   dataDir: string;
+  /** The SVC_TIERS overrides it runs with: every instance on its database must run the same ones. */
+  tiers: TierOverrides;
   /** A new workspace with a key holding `scopes` (default: every read scope). */
   newKey(options?: { scopes?: string[]; label?: 'live' | 'test'; expiresAt?: Date | null; workspaceId?: string }): Promise<{ key: string; keyId: string; workspaceId: string }>;
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
@@ -42,7 +44,7 @@ export async function startTestService(
     simPublish?: boolean;
     /** Where webhooks may deliver (default: http allowed, 127.0.0.1 allowed). */
     webhookDestinations?: Partial<DestinationPolicy>;
-    /** A second instance on another service's PostgreSQL database (it stays owned by that service). */
+    /** A second instance on another service's PostgreSQL database (it stays owned by that service), with its tiers unless given. */
     shareDatabaseWith?: TestService;
   } = {},
 ): Promise<TestService> {
@@ -51,6 +53,7 @@ export async function startTestService(
   const db: TestDatabase = shared ? { ...shared, dataDir: undefined, drop: async () => {} } : await createTestDatabase();
   // A second instance shares the first one's folder too: its generated keys (webhook secrets) must be the same.
   const dataDir = db.dataDir ?? options.shareDatabaseWith?.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-data-')));
+  const tiers = options.tiers ?? options.shareDatabaseWith?.tiers ?? {};
   const boot = (port: number) => startService(
     {
       port,
@@ -62,7 +65,7 @@ export async function startTestService(
       operatorToken: TEST_OPERATOR_TOKEN,
       version: 'test0000-20260101T000000Z',
       demo: false,
-      tiers: createTierTable(options.tiers),
+      tiers: createTierTable(tiers),
       billing: true,
       // Tests publish what they need themselves, unless one asks for the demo's live content.
       simPublish: options.simPublish ?? false,
@@ -104,6 +107,7 @@ export async function startTestService(
     url,
     db,
     dataDir,
+    tiers,
     async newKey(opts = {}) {
       const workspaceId = opts.workspaceId ?? (await running.identity.createWorkspace({ name: 'Test workspace' })).id;
       const created = await running.identity.createApiKey({

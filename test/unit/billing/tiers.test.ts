@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIERS, createTierTable, tierForNetPurchases } from '../../../adapters/billing/tiers.ts';
+import { DEFAULT_TIERS, createTierTable, tierForNetPurchases, tierTableFingerprint } from '../../../adapters/billing/tiers.ts';
 
 describe('tier table', () => {
   it('reaches each tier exactly at the spec thresholds ($5, $100, $500 net)', () => {
@@ -26,5 +26,17 @@ describe('tier table', () => {
     expect(tierForNetPurchases(table, 999)).toBe('free');
     expect(() => createTierTable({ t2: { minNetPurchaseCents: 400 } })).toThrow(RangeError);
     expect(() => createTierTable({ free: { rateLimitPerMinute: 0 } })).toThrow(RangeError);
+  });
+
+  it('fingerprints the whole table: equal tables agree, any field of any tier changes it', () => {
+    expect(tierTableFingerprint(createTierTable({}))).toBe(tierTableFingerprint(DEFAULT_TIERS));
+    expect(tierTableFingerprint(createTierTable({ free: { rateLimitPerMinute: 60 } }))).toBe(tierTableFingerprint(DEFAULT_TIERS));
+    const changed = [
+      createTierTable({ free: { rateLimitPerMinute: 61 } }),
+      createTierTable({ t3: { maxWebhooks: 51 } }),
+      createTierTable({ t1: { hourlySchedules: false } }),
+      createTierTable({ t2: { minNetPurchaseCents: 10_001 } }),
+    ].map(tierTableFingerprint);
+    expect(new Set([tierTableFingerprint(DEFAULT_TIERS), ...changed]).size).toBe(5);
   });
 });
