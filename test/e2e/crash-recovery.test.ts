@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { killChild as kill, killChildren, startChild } from '../support/child-service.ts';
+import { killServiceProcesses, startServiceProcess } from '../support/service-process.ts';
 import { startTestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { finishedRuns, until } from './monitor-support.ts';
@@ -8,7 +8,7 @@ import { finishedRuns, until } from './monitor-support.ts';
  * A worker killed with SIGKILL in the middle of its work loses nothing: a second service process on the same
  * PostgreSQL takes the run (or the delivery) over once its lease runs out, and nothing is billed twice.
  */
-afterAll(killChildren);
+afterAll(killServiceProcesses);
 
 /** Each test starts service processes of its own; on a loaded 2-core machine that alone passed 30 s. */
 const CHILD_PROCESS_MS = 90_000;
@@ -24,9 +24,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
       sim.faults.add({ route: '/search', kind: 'latency', latencyMs: 20_000 });
       const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'crash', target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'manual' } })).body.data;
       const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
-      const { child } = await startChild(svc);
+      const child = await startServiceProcess(svc);
       await until(() => svc.request('GET', `/v1/monitors/${monitor.id}/runs`, { key }), (body) => body.data[0]?.status === 'running');
-      await kill(child);
+      await child.kill();
       sim.faults.clear();
       await svc.service.jobs.start();
       const [run] = await finishedRuns(svc, key, monitor.id, 1, 800);
@@ -50,12 +50,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
       const { key } = await svc.newKey({ scopes: ['webhooks:write'] });
       receiver.answer('/slow', 'hang');
       const hook = (await svc.request('POST', '/v1/webhooks', { key, body: { name: 'slow', url: receiver.url('/slow') } })).body.data;
-      const { child, url } = await startChild(svc);
+      const child = await startServiceProcess(svc);
       // The other process makes the test delivery's first attempt and dies while the receiver holds it.
-      void fetch(`${url}/v1/webhooks/${hook.id}/test`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }).catch(() => undefined);
+      void fetch(`${child.url}/v1/webhooks/${hook.id}/test`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }).catch(() => undefined);
       for (let i = 0; i < 200 && receiver.at('/slow').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(receiver.at('/slow')).toHaveLength(1);
-      await kill(child);
+      await child.kill();
       receiver.answer('/slow', { status: 200 });
       // Past the dead attempt's lease, the delivery is due again.
       offsetMs = 61_000;
@@ -76,7 +76,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
 describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL server; skipped on PGlite)', () => {
   it('run a due scheduled run once when they are two processes', async () => {
     const svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
-    const { child } = await startChild(svc);
+    const child = await startServiceProcess(svc);
     try {
       const { key } = await svc.newKey({ scopes: ['monitors:write'] });
       const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'twice?', target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'weekly' } })).body.data;
@@ -90,7 +90,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL 
       const runs = (await svc.request('GET', `/v1/monitors/${monitor.id}/runs`, { key })).body.data;
       expect(runs.map((run: { status: string }) => run.status)).toEqual(['succeeded', 'succeeded']);
     } finally {
-      await kill(child);
+      await child.kill();
       await svc.close();
     }
   }, CHILD_PROCESS_MS);

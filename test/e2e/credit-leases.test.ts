@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { charged } from '../support/assertions.ts';
 import { fundedWorkspace, usageOf, visiblePostIds } from '../support/billing.ts';
-import { killChild, killChildren, startChild } from '../support/child-service.ts';
+import { killServiceProcesses, startServiceProcess } from '../support/service-process.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -19,7 +19,7 @@ beforeAll(async () => {
   svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 1_000_000 } } });
 });
 afterAll(async () => {
-  killChildren();
+  await killServiceProcesses();
   await svc?.close();
 });
 
@@ -47,7 +47,7 @@ async function ledgerCharges(workspaceId: string): Promise<{ total: number; rows
 
 describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processes (need a PostgreSQL server; skipped on PGlite)', () => {
   it('200 concurrent billed calls on one workspace: Σ x-credits-charged = balance change = ledger charges', async () => {
-    const { url: childUrl } = await startChild(svc);
+    const { url: childUrl } = await startServiceProcess(svc);
     // $500 of purchases: tier t3, whose rate limit the 200 calls stay well under on either instance's tier table.
     const { key, workspaceId } = await fundedWorkspace(svc, 100_000, 50_000);
     const ids = visiblePostIds(svc, 20);
@@ -76,13 +76,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processe
   }, 120_000);
 
   it('the lease of a process killed with SIGKILL holds its credits until it expires by the database clock, then they come back', async () => {
-    const { child, url: childUrl } = await startChild(svc);
+    const child = await startServiceProcess(svc);
+    const childUrl = child.url;
     const { key, workspaceId } = await fundedWorkspace(svc, 20_000);
     const [id] = visiblePostIds(svc, 1);
     for (let i = 0; i < 10; i++) expect((await read(childUrl, key, id, false)).charged).toBe(POST_PRICE);
     // Read through this instance: the child's charges are booked before it answers.
     expect((await usageOf(svc, key)).balance).toBe(20_000 - 40);
-    await killChild(child);
+    await child.kill();
 
     const [lease] = await leasesOf(workspaceId);
     expect(lease.live).toBe(true);

@@ -12,7 +12,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('revocation across instances', () 
 
   beforeAll(async () => {
     svc = await startTestService();
-    other = await startServiceProcess(svc.db.databaseUrl!);
+    other = await startServiceProcess(svc);
   }, 120_000);
   afterAll(async () => {
     await other?.stop();
