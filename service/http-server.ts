@@ -11,6 +11,7 @@ import { Meter } from '../core/meter.ts';
 import type { RequestContext, Surface } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
+import { isJsonPost, type GraphQLAnswer, type JsonPost } from '../schema/pipeline/graphql-json-post.ts';
 import { readBody } from '../core/read-body.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
@@ -23,6 +24,8 @@ const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+j
 export interface HttpRoutes {
   deps: ServiceDeps;
   graphql: GraphQLServer;
+  /** The common GraphQL request (`isJsonPost`) without yoga's Fetch conversions; undefined hands it to yoga. */
+  graphqlJson: (request: JsonPost, ctx: RequestContext) => Promise<GraphQLAnswer | undefined>;
   rest: ReturnType<typeof createRestHandler>;
   mcp: ReturnType<typeof createMcpBridge>;
   openApiJson: string;
@@ -59,7 +62,8 @@ function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string,
       surface: ctx?.surface,
       workspaceId: ctx?.principal?.workspaceId,
       operation: ctx?.operation,
-      creditsCharged: Number(res.getHeader('x-credits-charged') ?? 0),
+      // From the call's context: a head written whole by writeHead keeps no headers getHeader could read.
+      creditsCharged: Number(ctx?.responseHeaders['x-credits-charged'] ?? 0),
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     },
     'request',
@@ -143,14 +147,23 @@ export function createHttpServer(routes: HttpRoutes): Server {
         return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
       }
       const ctx = newContext(routes, req, 'graphql', requestId, seen);
-      if (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD') {
+      const common = isJsonPost(req);
+      if (!common && (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD')) {
         await routes.graphql(req, res, ctx);
         return;
       }
-      // A body of undeclared length (chunked) is read under the limit first, then handed to yoga whole.
+      // The common request, and a body of undeclared length (chunked), are read under the limit first.
       const body = await readBody(req, MAX_BODY_BYTES);
       if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close', ...(await creditHeaders(ctx)) });
-      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), ctx), async () => ({}));
+      const answer = common ? await routes.graphqlJson({ body, headers: req.headers }, ctx) : undefined;
+      if (answer) {
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+        res.end(answer.body);
+        return;
+      }
+      // Nothing ran on the common path's context when it declined: yoga starts afresh on the whole body.
+      const yogaCtx = common ? newContext(routes, req, 'graphql', requestId, seen) : ctx;
+      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), yogaCtx), async () => ({}));
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });

@@ -56,6 +56,7 @@ import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
 import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
+import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { billingOperatorRoutes } from '../operator-bridge/billing-routes.ts';
 import { createOperatorApi, identityOperatorRoutes } from '../operator-bridge/operator-api.ts';
@@ -252,6 +253,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const server = createHttpServer({
       deps,
       graphql,
+      graphqlJson: createJsonPostHandler(graphql),
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),

@@ -11,6 +11,13 @@ import { schema } from '../schema.ts';
 
 export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
 
+/** The headers every GraphQL response carries besides yoga's: the call's credit headers and its request id. */
+export async function graphqlResponseHeaders(ctx: RequestContext): Promise<Record<string, string>> {
+  // Requests refused before execution (unparsable or invalid documents) charged nothing.
+  await reportNothingCharged(ctx);
+  return ctx.requestId ? { ...ctx.responseHeaders, 'x-request-id': ctx.requestId } : ctx.responseHeaders;
+}
+
 /** graphql-yoga with the one policy pipeline; the REST and MCP bridges run through the same instance. */
 export function createGraphQLServer() {
   return createYoga<RequestContext>({
@@ -34,10 +41,7 @@ export function createGraphQLServer() {
         async onResponse({ response, serverContext }) {
           const ctx = serverContext as unknown as RequestContext | undefined;
           if (!ctx?.responseHeaders) return;
-          // Requests refused before execution (unparsable or invalid documents) charged nothing.
-          await reportNothingCharged(ctx);
-          for (const [name, value] of Object.entries(ctx.responseHeaders)) response.headers.set(name, value);
-          if (ctx.requestId) response.headers.set('x-request-id', ctx.requestId);
+          for (const [name, value] of Object.entries(await graphqlResponseHeaders(ctx))) response.headers.set(name, value);
         },
       },
     ],
