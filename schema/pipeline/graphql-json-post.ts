@@ -42,7 +42,7 @@ function matches(asked: string, offered: string): boolean {
  * last to first and keeps its last match, so the first accepted type (utf-8 only, `q` ignored) that either JSON type
  * matches decides, `application/json` winning when both do.
  */
-export function jsonMediaTypeOf(accept: string | undefined): JsonMediaType | undefined {
+function negotiate(accept: string): JsonMediaType | undefined {
   const asked = (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',');
   for (const entry of asked) {
     const [mediaType, ...params] = entry.split(';');
@@ -52,6 +52,18 @@ export function jsonMediaTypeOf(accept: string | undefined): JsonMediaType | und
     if (matched.length) return matched[matched.length - 1];
   }
   return undefined;
+}
+
+/** Negotiated once per distinct header: clients send a handful of Accept values, each on every request. */
+const negotiated = new Map<string, JsonMediaType | undefined>();
+const NEGOTIATED_MAX = 100;
+
+export function jsonMediaTypeOf(accept: string | undefined): JsonMediaType | undefined {
+  const header = accept ?? '';
+  if (negotiated.has(header)) return negotiated.get(header);
+  const type = negotiate(header);
+  if (negotiated.size < NEGOTIATED_MAX) negotiated.set(header, type);
+  return type;
 }
 
 const PARAMS = new Set(['query', 'variables', 'operationName', 'extensions']);
