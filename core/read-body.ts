@@ -7,6 +7,9 @@ import type { IncomingMessage } from 'node:http';
 export async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   const declared = req.headers['content-length'];
   if (declared !== undefined) return Number(declared) > limit ? undefined : readDeclared(req);
+  // Neither a length nor chunked: the request has no body (RFC 9112 §6.3), and iterating the stream costs more than
+  // the rest of a small GET.
+  if (req.headers['transfer-encoding'] === undefined) return '';
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

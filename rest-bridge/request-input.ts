@@ -25,7 +25,7 @@ function unknownField(field: string, where: string): ServiceError {
 export function variablesFor(
   op: OperationSpec,
   params: Record<string, string>,
-  query: URLSearchParams,
+  query: URLSearchParams | undefined,
   body: unknown,
 ): Record<string, unknown> {
   const shape = op.input.shape as Record<string, z.ZodType>;
@@ -38,13 +38,16 @@ export function variablesFor(
     }
   }
   const takesBody = op.rest.method !== 'GET' && op.rest.method !== 'DELETE';
-  for (const name of new Set(query.keys())) {
-    if (!(name in shape) || name in params || takesBody) throw unknownField(name, 'query');
-    const values = query.getAll(name);
-    if (values.length > 1) {
-      throw new ServiceError('invalid_request', { message: `Query parameter '${name}' was given more than once.`, details: { field: name } });
+  // No query string, no URLSearchParams: the bridge builds one only for a request that sent one.
+  if (query) {
+    for (const name of new Set(query.keys())) {
+      if (!(name in shape) || name in params || takesBody) throw unknownField(name, 'query');
+      const values = query.getAll(name);
+      if (values.length > 1) {
+        throw new ServiceError('invalid_request', { message: `Query parameter '${name}' was given more than once.`, details: { field: name } });
+      }
+      variables[name] = coerceQueryValue(shape[name], values[0]);
     }
-    variables[name] = coerceQueryValue(shape[name], values[0]);
   }
   if (body !== undefined) {
     if (!takesBody) throw new ServiceError('invalid_request', { message: 'This operation takes no request body.', details: { field: 'body' } });

@@ -10,7 +10,9 @@ import { createRouteTable } from './route-table.ts';
 
 export interface RestRequest {
   method: string;
-  url: URL;
+  pathname: string;
+  /** The query string without its `?`; empty when there is none. */
+  query: string;
   contentType: string | undefined;
   /** The raw body; empty when none was sent. */
   body: string;
@@ -34,10 +36,10 @@ function parseBody(request: RestRequest, requestId: string): { ok: true; value: 
 export function createRestHandler(executor: OperationExecutor, operations: readonly OperationSpec[]) {
   const table = createRouteTable(operations);
   return async function handle(request: RestRequest, ctx: RequestContext): Promise<EnvelopeResponse> {
-    const match = table.match(request.method, request.url.pathname);
-    if (match.kind === 'not_found') return errorEnvelope(ctx.requestId, 'not_found', `No operation at ${request.method} ${request.url.pathname}.`, { path: request.url.pathname });
+    const match = table.match(request.method, request.pathname);
+    if (match.kind === 'not_found') return errorEnvelope(ctx.requestId, 'not_found', `No operation at ${request.method} ${request.pathname}.`, { path: request.pathname });
     if (match.kind === 'method_not_allowed') {
-      const response = errorEnvelope(ctx.requestId, 'method_not_allowed', `${request.method} is not allowed on ${request.url.pathname}; use ${match.allow.join(', ')}.`, { allow: match.allow });
+      const response = errorEnvelope(ctx.requestId, 'method_not_allowed', `${request.method} is not allowed on ${request.pathname}; use ${match.allow.join(', ')}.`, { allow: match.allow });
       return { ...response, headers: { allow: match.allow.join(', ') } };
     }
     const { op } = match.route;
@@ -45,7 +47,7 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
     if (!body.ok) return body.response;
     let variables: Record<string, unknown>;
     try {
-      variables = variablesFor(op, match.params, request.url.searchParams, body.value);
+      variables = variablesFor(op, match.params, request.query ? new URLSearchParams(request.query) : undefined, body.value);
     } catch (error) {
       if (!isServiceError(error)) throw error;
       const ext = error.extensions;
@@ -57,7 +59,7 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
     const changes = op.rest.method !== 'GET' && ctx.callOptions?.dryRun?.value !== 'true';
     const principal = request.idempotencyKey !== undefined && changes ? await authenticate(ctx).catch(() => undefined) : undefined;
     if (!principal || request.idempotencyKey === undefined) return execute();
-    const hash = requestHash(request.method, request.url.pathname, body.value);
+    const hash = requestHash(request.method, request.pathname, body.value);
     return idempotent(ctx.deps.idempotency, { scope: principal.workspaceId, key: request.idempotencyKey, hash, requestId: ctx.requestId }, execute);
   };
 }

@@ -1,8 +1,9 @@
 import SchemaBuilder from '@pothos/core';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
 import { ServiceError } from '../core/error-catalogue.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { DateTimeScalar } from './date-time-scalar.ts';
 
 interface ValidationIssue {
   message: string;
@@ -38,7 +39,7 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('JSON', JSONResolver);
 builder.queryType({ description: 'Read operations over both platforms, account and system state.' });
 builder.mutationType({ description: 'Changes to the account’s monitors and webhooks.' });

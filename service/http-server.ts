@@ -15,6 +15,7 @@ import { isJsonPost, type GraphQLAnswer, type JsonPost } from '../schema/pipelin
 import { readBody } from '../core/read-body.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
+import { requestTarget } from './request-target.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -135,8 +136,7 @@ async function sendWeb(res: ServerResponse, response: Response, headers: () => P
 /** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready, and MCP sign-in (OAuth). */
 export function createHttpServer(routes: HttpRoutes): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
+    const { pathname: path, search } = requestTarget(req.url);
     const oauth = OAUTH_PATH.test(path) ? routes.oauth() : undefined;
     if (oauth && (await oauth(req, res))) return;
     if (path === '/graphql') {
@@ -192,7 +192,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
     }
     const ctx = newContext(routes, req, 'rest', requestId, seen);
     const idempotencyKey = req.headers['idempotency-key'];
-    const response = await routes.rest({ method: req.method ?? 'GET', url, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
+    const response = await routes.rest({ method: req.method ?? 'GET', pathname: path, query: search, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
     send(res, requestId, response, await creditHeaders(ctx));
   };
 
@@ -200,7 +200,8 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     const started = performance.now();
     const seen: { ctx?: RequestContext } = {};
-    res.once('finish', () => logAccess(req, res, requestId, started, seen.ctx));
+    // The access line is built only when it is written (LOG_LEVEL info or finer).
+    if (logger.isLevelEnabled('info')) res.once('finish', () => logAccess(req, res, requestId, started, seen.ctx));
     handle(req, res, requestId, seen).catch((error: unknown) => {
       logger.error({ err: error, requestId }, 'request failed');
       if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API key secrets: `svc_<label>_<33 base62 chars>` carrying 192 random bits. Only the SHA-256 of the whole
@@ -37,7 +37,8 @@ export function parseKeySecret(candidate: string): { label: KeyLabel } | null {
 }
 
 export function hashKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // One-shot: no Hash object per call (every authenticated call hashes its key).
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time equality of two hex digests, so verification time does not depend on where they differ. */
