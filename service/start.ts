@@ -37,7 +37,7 @@ import { openJobStore, type JobStore } from '../jobs/job-store.ts';
 import { createDashboard } from '../dashboard/dashboard.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
-import { createConnectionStore, type ConnectionStore } from '../adapters/oauth/connection-store.ts';
+import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../adapters/oauth/connection-store.ts';
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
@@ -152,7 +152,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const leasedCredits = withLeases(credits, leases);
     // Off until the change feed listens: a key cached before that could miss its revocation.
     const keyCache = new KeyCache<AuthenticatedKey>({ enabled: false });
-    const following = keyCachesFollowing(keyCache);
+    // MCP connections' access tokens, forgotten with their connection (docs/hot-path.md).
+    const tokenCache = new KeyCache<VerifiedAccessToken>({ enabled: false });
+    const following = keyCachesFollowing(keyCache, tokenCache);
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
     const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
     const pglite = await embeddedPglite(orm);
@@ -243,7 +245,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     };
     const graphql = createGraphQLServer();
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
-    const connections = createConnectionStore(sqlDb, now);
+    const connections = createConnectionStore(sqlDb, now, tokenCache);
     const oauthKeys = await loadOAuthServerKeys(config.dataDir, config.oauthKeys);
     // MCP sign-in needs the public URL, known only once the listener has its port.
     let mcpOAuth: McpOAuth | undefined;

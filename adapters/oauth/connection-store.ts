@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
+import type { KeyCache } from '../identity/key-cache.ts';
 import { throttledLastUsed } from '../identity/last-used.ts';
 import { normaliseScopes, type Scope } from '../identity/scopes.ts';
 import { storedId } from './oauth-model-adapter.ts';
@@ -36,7 +37,10 @@ export type TokenFailure = { failure: 'unknown' | 'revoked' };
 
 export interface ConnectionStore {
   create(input: { workspaceId: string; personId: string; clientId: string; clientName: string; scopes: readonly Scope[]; grantId: string }): Promise<Connection>;
-  /** One indexed read: the token's record joined to its connection. Revocation is seen on the next call. */
+  /**
+   * A known live token from the key cache; otherwise one indexed read of the token's record joined to its connection.
+   * Revocation (of the connection or the token) is seen on the next call: both invalidate the cache like a key change.
+   */
   verifyAccessToken(token: string): Promise<VerifiedAccessToken | TokenFailure>;
 }
 
@@ -47,10 +51,11 @@ interface TokenRow {
   scopes: Scope[];
   revoked: boolean;
   created_ms: number;
+  expires_ms: number | null;
 }
 
 const TOKEN_QUERY = `select m."payload", k."id" as "key_id", k."workspace_id", k."scopes", k."revoked_at" is not null as "revoked",
-  (extract(epoch from k."created_at") * 1000)::float8 as "created_ms"
+  (extract(epoch from k."created_at") * 1000)::float8 as "created_ms", (extract(epoch from m."expires_at") * 1000)::float8 as "expires_ms"
   from "oauth_model" m join "api_key" k on k."oauth_grant_id" = m."grant_id"
   where m."kind" = 'AccessToken' and m."id" = ? and (m."expires_at" is null or m."expires_at" > ?)`;
 
@@ -59,7 +64,11 @@ export function connectionName(clientName: string): string {
   return `${clientName} (MCP)`;
 }
 
-export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionStore {
+/**
+ * `tokens`: live access tokens by stored id (the token's SHA-256), forgotten with their connection's key id by the
+ * key change feed (a revoked connection, a deleted token record); without it every call reads the database.
+ */
+export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: KeyCache<VerifiedAccessToken>): ConnectionStore {
   // To the minute, as for keys.
   const recordUse = throttledLastUsed(async (keyId, now) => {
     await db.all(`update "api_key" set "last_used_at" = ? where "id" = ?`, [now.toISOString(), keyId]);
@@ -81,12 +90,21 @@ export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionS
 
     async verifyAccessToken(token) {
       const now = clock();
-      const [row] = await db.all<TokenRow>(TOKEN_QUERY, [storedId('AccessToken', token), now.toISOString()]);
+      const id = storedId('AccessToken', token);
+      // An expired token's record is invisible to the read below: the same answer from the cache.
+      const cached = tokens?.lookup(id, now.getTime());
+      if (cached === 'expired') return { failure: 'unknown' };
+      if (cached) {
+        await recordUse(cached.keyId, now);
+        return cached;
+      }
+      const generation = tokens?.generation ?? 0;
+      const [row] = await db.all<TokenRow>(TOKEN_QUERY, [id, now.toISOString()]);
       if (!row) return { failure: 'unknown' };
       if (row.revoked) return { failure: 'revoked' };
       const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as { aud?: unknown; exp?: number; clientId: string };
       await recordUse(row.key_id, now);
-      return {
+      const verified: VerifiedAccessToken = Object.freeze({
         keyId: row.key_id,
         workspaceId: row.workspace_id,
         clientId: payload.clientId,
@@ -94,7 +112,10 @@ export function createConnectionStore(db: SqlDb, clock: () => Date): ConnectionS
         audience: typeof payload.aud === 'string' ? payload.aud : undefined,
         expiresAt: payload.exp ?? 0,
         createdAt: new Date(row.created_ms),
-      };
+      });
+      const expiries = [row.expires_ms, payload.exp === undefined ? null : payload.exp * 1000].filter((ms): ms is number => ms !== null);
+      tokens?.remember(id, verified, expiries.length ? Math.min(...expiries) : null, generation, now.getTime());
+      return verified;
     },
   };
 }

@@ -99,7 +99,21 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
         // The server drops a grant when its client revokes a refresh token (RFC 7009) or replays a rotated one: the
         // connection made from it ends too, so the key list never shows a live connection that can no longer work.
         if (kind === 'Grant') await endConnection(id);
-        await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, storedId(kind, id)]);
+        if (kind !== 'AccessToken') {
+          await db.all(`delete from "oauth_model" where "kind" = ? and "id" = ?`, [kind, storedId(kind, id)]);
+          return;
+        }
+        // A revoked access token may be cached by any instance: its deletion notifies its connection's change
+        // (migration Migration20261125003000_access_token_changes), answered once every instance forgot it.
+        const write = async () =>
+          (
+            await db.all<{ id: string | null; txid: string }>(
+              `delete from "oauth_model" m where m."kind" = 'AccessToken' and m."id" = ?
+               returning (select k."id" from "api_key" k where k."oauth_grant_id" = m."grant_id") as "id", txid_current()::text as "txid"`,
+              [storedId(kind, id)],
+            )
+          ).filter((row): row is ChangedKey => row.id !== null);
+        await (keyChanges ? keyChanges.propagate(write) : write());
       },
       async revokeByGrantId(grantId) {
         await db.all(`delete from "oauth_model" where "grant_id" = ?`, [grantId]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { logStatements } from '../support/statements.ts';
 
 let svc: TestService;
 let workspaceId: string;
@@ -285,6 +286,29 @@ describe('a connection', () => {
     expect((await res.json()).error.message).toContain('revoked');
     const refresh = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('is authenticated from the key cache once known: later calls read neither its token nor its connection', async () => {
+    const { tokens } = await signIn();
+    const log = logStatements(svc);
+    try {
+      expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+      const from = log.texts.length;
+      for (let i = 0; i < 3; i++) expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+      expect(log.texts.slice(from).filter((sql) => sql.includes('"oauth_model" m join "api_key" k'))).toEqual([]);
+    } finally {
+      log.stop();
+    }
+  });
+
+  it('refuses a cached access token on the next call once its client revoked it (RFC 7009)', async () => {
+    const { clientId, tokens } = await signIn();
+    for (let i = 0; i < 2; i++) expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    const revoked = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, token_type_hint: 'access_token', client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    const refused = await mcp(tokens.access_token, whoamiCall);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
   });
 
   it('shares its workspace’s rate limit with the workspace’s keys', async () => {

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
+import { KeyCache } from '../../../adapters/identity/key-cache.ts';
+import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../../../adapters/oauth/connection-store.ts';
+import { storedId } from '../../../adapters/oauth/oauth-model-adapter.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+
+/** MCP access tokens served from the key cache: expiry judged on the injected clock, with no read. */
+describe('access tokens in the key cache', () => {
+  let db: TestDatabase;
+  let orm: Orm;
+  let sql: SqlDb;
+  let store: ConnectionStore;
+  let now = new Date('2026-11-25T00:00:00Z');
+  let statements = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+    const base = sqlDbFromOrm(orm);
+    sql = { ...base, all: (text, params) => (statements++, base.all(text, params)) };
+    store = createConnectionStore(sql, () => now, new KeyCache<VerifiedAccessToken>());
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('answers a known token from memory until the instant it expires, then refuses it without a read', async () => {
+    const workspaceId = randomUUID();
+    const personId = randomUUID();
+    const grantId = `grant-${randomUUID()}`;
+    await sql.all(`insert into "workspace" ("id", "name", "owner_person_id", "receives_free_grant", "created_at") values (?, 'W', null, true, now())`, [workspaceId]);
+    await sql.all(`insert into "person" ("id", "email", "name", "created_at") values (?, ?, 'P', now())`, [personId, `${personId}@example.com`]);
+    const connection = await store.create({ workspaceId, personId, clientId: 'client', clientName: 'Agent', scopes: ['read:social'], grantId });
+    const token = `token-${randomUUID()}`;
+    // Within the cache's 60 s re-read and the minute of last-used times: every answer below comes from memory.
+    const expiresAt = new Date(now.getTime() + 30_000);
+    await sql.all(`insert into "oauth_model" ("kind", "id", "payload", "grant_id", "expires_at") values ('AccessToken', ?, ?::jsonb, ?, ?)`, [
+      storedId('AccessToken', token),
+      JSON.stringify({ clientId: 'client', aud: 'http://127.0.0.1/mcp', exp: expiresAt.getTime() / 1000, grantId }),
+      grantId,
+      expiresAt.toISOString(),
+    ]);
+
+    expect(await store.verifyAccessToken(token)).toMatchObject({ keyId: connection.keyId, workspaceId, scopes: ['read:social'] });
+    now = new Date(expiresAt.getTime() - 1);
+    const before = statements;
+    expect(await store.verifyAccessToken(token)).toMatchObject({ keyId: connection.keyId });
+    now = expiresAt;
+    expect(await store.verifyAccessToken(token)).toEqual({ failure: 'unknown' });
+    expect(statements).toBe(before);
+  });
+});
