@@ -25,7 +25,7 @@ export interface AuthorizationServerOptions {
 
 /**
  * The MCP sign-in's authorization server, on oidc-provider: authorization code with PKCE (S256 only, always),
- * resource indicators bound to `/mcp`, opaque access tokens (looked up on every call, so revocation is immediate),
+ * resource indicators bound to `/mcp`, opaque access tokens (looked up once, then cached until their connection changes, so revocation is immediate),
  * rotating refresh tokens, dynamic client registration and client ID metadata documents. People sign in and approve
  * on our own interaction pages (`/oauth/interaction/:uid`).
  */
