@@ -10,6 +10,8 @@ import { spawnService } from './processes.ts';
  * same run against one service process, so the ratio says what verifying a token costs next to looking up a key.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/** Each target is loaded unmeasured first, as in bench/run.ts: otherwise the first one measured runs unoptimised. */
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
@@ -40,7 +42,8 @@ async function accessToken(url: string, dataDir: string): Promise<string> {
   return tokens.body.access_token as string;
 }
 
-const service = await spawnService({ databaseUrl: process.env.DATABASE_URL, env: { SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 1_000_000_000 } }) } });
+// BENCH_SERVICE_ROOT measures another checkout's service (the "before" of a change) with this harness.
+const service = await spawnService({ root: process.env.BENCH_SERVICE_ROOT, databaseUrl: process.env.DATABASE_URL, env: { SVC_TIERS: JSON.stringify({ free: { rateLimitPerMinute: 1_000_000_000 } }) } });
 try {
   const token = await accessToken(service.url, service.dataDir);
   const call = (credential: string) => ({
@@ -49,9 +52,12 @@ try {
     headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
   });
-  const results: LoadResult[] = [];
-  const key = await load({ name: 'MCP whoami, API key', ...call(service.key) }, { seconds, connections });
-  results.push(key, await load({ name: 'MCP whoami, OAuth access token', ...call(token) }, { seconds, connections }));
+  const measure = async (name: string, credential: string) => {
+    await load({ name, ...call(credential) }, { seconds: warmUpSeconds, connections });
+    return load({ name, ...call(credential) }, { seconds, connections });
+  };
+  const key = await measure('MCP whoami, API key', service.key);
+  const results: LoadResult[] = [key, await measure('MCP whoami, OAuth access token', token)];
   console.log(`\nNode ${process.version}, ${connections} connections, ${seconds}s per target, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
   printTable('MCP whoami: API key and OAuth access token', results, key, 'API key');
 } finally {
