@@ -31,16 +31,27 @@ export function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNo
   }
 }
 
-/** The root fields an operation selects, looking through fragments at the root and honouring skip/include. */
-export function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode, variables: Record<string, unknown> = {}): RootField[] {
+/** Root fields of operations whose root selections carry no directive, so do not depend on the variables. */
+const planned = new WeakMap<OperationDefinitionNode, readonly RootField[]>();
+
+/**
+ * The root fields an operation selects, looking through fragments at the root and honouring skip/include. Found once
+ * per parsed operation (yoga's parse cache hands every request of a document the same one) unless a directive at the
+ * root makes them depend on the request's variables.
+ */
+export function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode, variables: Record<string, unknown> = {}): readonly RootField[] {
+  const known = planned.get(operation);
+  if (known) return known;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const fields: RootField[] = [];
   const seen = new Set<string>();
+  let directives = false;
   const visit = (selectionSet: SelectionSetNode, visited: Set<string>): void => {
     for (const selection of selectionSet.selections) {
+      if (selection.directives?.length) directives = true;
       if (!included(selection, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const responseKey = selection.alias?.value ?? selection.name.value;
@@ -57,5 +68,6 @@ export function rootFieldsOf(operation: OperationDefinitionNode, document: Docum
     }
   };
   visit(operation.selectionSet, new Set());
+  if (!directives) planned.set(operation, fields);
   return fields;
 }
