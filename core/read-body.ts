@@ -30,7 +30,9 @@ function readDeclared(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.once('error', reject);
-    // A client gone before the end: settled already when the body was whole.
-    req.once('close', () => reject(new Error('The request closed before its body was read.')));
+    // A client gone before the end. Every request closes once answered: no error (and its stack) is made then.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('The request closed before its body was read.'));
+    });
   });
 }
