@@ -36,6 +36,9 @@ export async function spawnUntil(script: string, env: Record<string, string>, re
 
 export interface BenchService {
   url: string;
+  pid: number;
+  /** Everything the process printed so far. */
+  output: () => string;
   operatorUrl: string;
   operatorToken: string;
   key: string;
@@ -73,6 +76,8 @@ export async function spawnService(options: ServiceOptions = {}): Promise<BenchS
   const operatorToken = options.databaseUrl ? production.SVC_OPERATOR_TOKEN : (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim();
   return {
     url: proc.match[1],
+    pid: proc.child.pid!,
+    output: proc.lines,
     operatorUrl: proc.match[2],
     key: proc.match[3],
     operatorToken,

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { getForumPost } from '../schema/catalogue/forum-posts.ts';
+import { load } from './load.ts';
+import { buyCredits, workspaceOf } from './operator.ts';
+import { spawnService, spawnUntil, type BenchService } from './processes.ts';
+
+/**
+ * `node bench/profile-read.ts`: what one billed (BENCH_BILLING=off: unbilled) `GET /v1/forum/posts/{id}` on one hot
+ * workspace costs, over the measured seconds only — the service's CPU per call, and with DATABASE_URL (a scratch
+ * database: the service migrates it) the transactions and rows PostgreSQL saw per call. BENCH_PROFILE=<dir> writes
+ * a V8 CPU profile of the service over the same seconds (the inspector, started after the warm-up, so start-up and
+ * migrations stay out of it). Run it under `flock /tmp/bench.lock` like `npm run bench`.
+ */
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const billed = process.env.BENCH_BILLING !== 'off';
+const profileDir = process.env.BENCH_PROFILE;
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
+const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
+
+/** User + system CPU seconds of one process so far (Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function databaseCounters(): Promise<Record<string, number> | undefined> {
+  if (!databaseUrl) return undefined;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select xact_commit, tup_inserted, tup_updated, tup_deleted from pg_stat_database where datname = current_database()');
+    return Object.fromEntries(Object.entries(rows[0] as Record<string, string>).map(([name, value]) => [name, Number(value)]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** A minimal Chrome DevTools Protocol session on the service's inspector. */
+async function inspect(service: BenchService) {
+  const url = /Debugger listening on (ws:\/\/\S+)/.exec(service.output())?.[1];
+  if (!url) throw new Error(`the service printed no inspector URL:\n${service.output()}`);
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', reject, { once: true });
+  });
+  let next = 0;
+  const waiting = new Map<number, (result: unknown) => void>();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  const send = <T>(method: string, params: object = {}) =>
+    new Promise<T>((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve as (result: unknown) => void);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => socket.close() };
+}
+
+const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/);
+const env = {
+  FORUM_UPSTREAM_URL: sim.match[1]!,
+  MICROBLOG_UPSTREAM_URL: sim.match[2]!,
+  SVC_TIERS: UNLIMITED,
+  ...(billed ? {} : { SVC_BILLING: 'off' }),
+  ...(profileDir ? { NODE_OPTIONS: '--inspect=127.0.0.1:0' } : {}),
+};
+const service = await spawnService({ databaseUrl, env });
+try {
+  const headers = { authorization: `Bearer ${service.key}` };
+  if (billed) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
+  const spec = { name: postPath, url: `${service.url}${postPath}`, headers };
+  const probe = await fetch(spec.url, { headers });
+  if (probe.status !== 200) throw new Error(`${postPath} answered ${probe.status}: ${await probe.text()}`);
+  await load(spec, { seconds: 3, connections: 20 });
+
+  const session = profileDir ? await inspect(service) : undefined;
+  await session?.send('Profiler.enable');
+  await session?.send('Profiler.start');
+  const [cpuBefore, countersBefore, loadBefore] = [cpuSeconds(service.pid), await databaseCounters(), loadavg()[0]!];
+  const result = await load(spec, { seconds, connections: 20 });
+  const [cpuAfter, countersAfter, loadAfter] = [cpuSeconds(service.pid), await databaseCounters(), loadavg()[0]!];
+  const profile = await session?.send<{ profile: unknown }>('Profiler.stop');
+  session?.close();
+
+  const perCall = (value: number) => Number((value / result.requests).toFixed(3));
+  console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}: ${result.requestsPerSecond.toFixed(0)} req/s, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`);
+  console.log(`service CPU per call: ${perCall((cpuAfter - cpuBefore) * 1000)} ms`);
+  if (countersBefore && countersAfter) {
+    console.log('PostgreSQL per call:', Object.fromEntries(Object.keys(countersAfter).map((name) => [name, perCall(countersAfter[name]! - countersBefore[name]!)])));
+  }
+  if (profileDir && profile) {
+    await mkdir(profileDir, { recursive: true });
+    const file = `${profileDir}/read-${billed ? 'billed' : 'unbilled'}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
+    await writeFile(file, JSON.stringify(profile.profile));
+    console.log(`profile: ${file} (open in Chrome DevTools or any .cpuprofile viewer)`);
+  }
+} finally {
+  await service.stop();
+  await sim.stop();
+}
