@@ -5,6 +5,7 @@ import { operationByField } from '../catalogue/index.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
 import { useOperationPolicy } from './use-operation-policy.ts';
+import { useValidationCache } from './use-validation-cache.ts';
 import { reportNothingCharged } from './credit-headers.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import { schema } from '../schema.ts';
@@ -29,6 +30,8 @@ export function createGraphQLServer() {
     // request, and a body without one is read by the listener's bounded reader. Yoga's own limit would wrap
     // every body in a counting stream, which costs more than the rest of a small request.
     maxRequestBodySize: false,
+    // Parsed documents stay in yoga's cache; validation results in useValidationCache, keyed by document only.
+    parserAndValidationCache: { validationCache: false },
     logging: false,
     maskedErrors: { maskError: (error) => toCatalogueError(error) as GraphQLError },
     plugins: [
@@ -37,6 +40,7 @@ export function createGraphQLServer() {
       useGraphQlJit(),
       useOperationPolicy(operationByField),
       useCatalogueValidationErrors(),
+      useValidationCache(),
       {
         async onResponse({ response, serverContext }) {
           const ctx = serverContext as unknown as RequestContext | undefined;

@@ -97,3 +97,17 @@ describe('the common GraphQL request: which requests it takes, and in which medi
     expect(await answer({ body: typename, headers: { 'content-type': 'application/json', accept: 'text/event-stream' } }, context())).toBeUndefined();
   });
 });
+
+describe('validation, once per parsed document', () => {
+  it('answers the cached result for a document seen before, and still maps errors onto the catalogue', () => {
+    const enveloped = graphql.getEnveloped(context());
+    const valid = enveloped.parse('{ __typename }');
+    const first = enveloped.validate(enveloped.schema, valid);
+    expect(first).toEqual([]);
+    expect(enveloped.validate(enveloped.schema, valid)).toBe(first);
+    const invalid = enveloped.parse('{ whoamii { keyId } }');
+    for (let i = 0; i < 2; i++) {
+      expect(enveloped.validate(enveloped.schema, invalid).map((error: { extensions?: { code?: string } }) => error.extensions?.code)).toEqual(['invalid_request']);
+    }
+  });
+});
