@@ -40,6 +40,8 @@ export interface FeedOptions {
   instanceId?: string;
   /** What every instance on the database must share; an instance with other settings is refused at start. */
   settings?: InstanceSettings;
+  /** How long `propagate` waits for acknowledgements by default (2 s); a test holding an instance back waits longer. */
+  ackTimeoutMs?: number;
 }
 
 /** Key caches that follow the feed: forget changed keys, and cache nothing while the feed is down. */
@@ -125,7 +127,7 @@ export async function listenToPostgres(databaseUrl: string, handlers: KeyChangeH
   await connect(true);
   return {
     instanceId,
-    async propagate(write, timeoutMs = ACK_TIMEOUT_MS) {
+    async propagate(write, timeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS) {
       // Without its own listener this instance cannot hear acknowledgements: it answers once the write committed.
       const listener = client;
       if (!listener) return write();
@@ -155,7 +157,7 @@ export async function listenToPglite(pglite: PGlite, handlers: KeyChangeHandlers
   handlers.listening();
   return {
     instanceId,
-    propagate: async (write, timeoutMs = ACK_TIMEOUT_MS) => (await acks.awaitApplied([instanceId], write, timeoutMs)).changed,
+    propagate: async (write, timeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS) => (await acks.awaitApplied([instanceId], write, timeoutMs)).changed,
     close: async () => {
       await unlisten().catch(() => undefined);
     },

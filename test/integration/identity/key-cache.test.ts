@@ -119,7 +119,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('key changes acknowledged by every
 
   const instance = async (instanceId: string, cache: KeyCache<AuthenticatedKey>, handlers: KeyChangeHandlers) => {
     const orm = await initOrm({ databaseUrl: db.databaseUrl });
-    const feed = await listenToPostgres(db.databaseUrl!, handlers, { instanceId });
+    // A's revocation waits for B's acknowledgement however slow the machine is, not the default 2 s.
+    const feed = await listenToPostgres(db.databaseUrl!, handlers, { instanceId, ackTimeoutMs: 60_000 });
     const store = createIdentityStore(orm, { keyCache: cache, keyChanges: feed });
     instances.push({ orm, feed, store });
     return store;
