@@ -9,9 +9,9 @@ import { INTERACTION_PREFIX } from './authorization-server.ts';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
-function sendHtml(res: ServerResponse, status: number, body: string): void {
+function sendHtml(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
   // No form-action: browsers apply it to the redirects after the post, and the approval ends on the client's own URI.
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" });
+  res.writeHead(status, { ...extra, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" });
   res.end(body);
 }
 
@@ -59,7 +59,8 @@ export function createInteractionHandler(deps: { provider: Provider; resource: s
     if (req.method === 'GET') return sendHtml(res, 200, approvalPage(view));
 
     const body = await readBody(req, FORM_LIMIT_BYTES);
-    if (body === undefined) return sendHtml(res, 413, messagePage('Request too large', 'The approval form is small; this was not it.'));
+    // Closed, as the listener's own 413s: on keep-alive node would otherwise read and discard the declared body.
+    if (body === undefined) return sendHtml(res, 413, messagePage('Request too large', 'The approval form is small; this was not it.'), { connection: 'close' });
     const form = new URLSearchParams(body);
     if (form.get('decision') !== 'approve') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined to connect this client.' }, { mergeWithLastSubmission: false });

@@ -24,6 +24,8 @@ interface Entry {
   at: number;
   /** Bumped when a change of this instance starts or answers, and when the balance is forgotten. */
   version: number;
+  /** Bumped when a change of this instance answers. */
+  settled: number;
   changing: number;
   reading: { version: number; promise: Promise<number> } | undefined;
 }
@@ -55,7 +57,7 @@ export function createKnownBalances(read: (workspaceId: string) => Promise<numbe
     let entry = entries.get(workspaceId);
     if (!entry) {
       if (entries.size >= MAX_ACCOUNTS) entries.clear();
-      entry = { balance: undefined, at: 0, version: 0, changing: 0, reading: undefined };
+      entry = { balance: undefined, at: 0, version: 0, settled: 0, changing: 0, reading: undefined };
       entries.set(workspaceId, entry);
     }
     return entry;
@@ -64,25 +66,31 @@ export function createKnownBalances(read: (workspaceId: string) => Promise<numbe
   /** One read at a time per account; a call may share it only if nothing changed since it was sent. */
   function readInto(workspaceId: string, entry: Entry): Promise<number> {
     if (entry.reading?.version === entry.version) return entry.reading.promise;
-    const version = entry.version;
-    const alone = entry.changing === 0;
-    const sentAt = clock();
-    const reading = {
-      version,
-      promise: read(workspaceId).then(
-        (balance) => {
-          if (entry.reading === reading) entry.reading = undefined;
-          if (alone && entry.version === version) Object.assign(entry, { balance, at: sentAt });
-          return balance;
-        },
-        (error: unknown) => {
-          if (entry.reading === reading) entry.reading = undefined;
-          throw error;
-        },
-      ),
+    const reading = { version: entry.version, promise: readAround(workspaceId, entry) };
+    const done = () => {
+      if (entry.reading === reading) entry.reading = undefined;
     };
+    reading.promise.then(done, done);
     entry.reading = reading;
     return reading.promise;
+  }
+
+  /**
+   * A read kept when no change of this instance started or answered while it ran. Otherwise its snapshot may predate
+   * a charge the change booked (and took off the unbooked ones) or already count one still unbooked: it answers from
+   * the entry a change that answered meanwhile left, else reads once more; a second overlapped read answers the entry
+   * if known (it never misses a charge of this instance), else itself, as nothing better is known without waiting.
+   */
+  async function readAround(workspaceId: string, entry: Entry): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const { version, settled } = entry;
+      const alone = entry.changing === 0;
+      const sentAt = clock();
+      const balance = await read(workspaceId);
+      if (alone && entry.version === version) return Object.assign(entry, { balance, at: sentAt }).balance;
+      if (entry.settled !== settled && entry.balance !== undefined) return entry.balance;
+      if (attempt === 2) return entry.balance ?? balance;
+    }
   }
 
   function forget(workspaceId: string): void {
@@ -105,11 +113,12 @@ export function createKnownBalances(read: (workspaceId: string) => Promise<numbe
       const { entry } = change;
       entry.changing--;
       entry.version++;
-      // The memo started again while it ran: whatever was learned since may miss this change.
-      if (entries.get(change.workspaceId) !== entry) return forget(change.workspaceId);
+      entry.settled++;
       const overlapped = !change.alone || entry.version !== change.version + 1;
       entry.balance = balance === undefined || overlapped ? undefined : balance;
       entry.at = change.sentAt;
+      // The memo started again while it ran: whatever was learned since may miss this change.
+      if (entries.get(change.workspaceId) !== entry) forget(change.workspaceId);
     },
 
     forget,
