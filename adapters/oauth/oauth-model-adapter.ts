@@ -116,7 +116,18 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
         await (keyChanges ? keyChanges.propagate(write) : write());
       },
       async revokeByGrantId(grantId) {
-        await db.all(`delete from "oauth_model" where "grant_id" = ?`, [grantId]);
+        // On a code replay and after an access token's revocation: the grant's access tokens go too, and any instance
+        // may cache them, so it answers (as `destroy` does) once every instance forgot the connection's tokens.
+        const write = async () =>
+          (
+            await db.all<{ id: string | null; txid: string }>(
+              `delete from "oauth_model" m where m."grant_id" = ?
+               returning case when m."kind" = 'AccessToken' then (select k."id" from "api_key" k where k."oauth_grant_id" = m."grant_id") end as "id",
+                 txid_current()::text as "txid"`,
+              [grantId],
+            )
+          ).filter((row): row is ChangedKey => row.id !== null);
+        await (keyChanges ? keyChanges.propagate(write) : write());
       },
     };
   };

@@ -4,7 +4,8 @@ import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import { KeyCache } from '../../../adapters/identity/key-cache.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../../../adapters/oauth/connection-store.ts';
-import { storedId } from '../../../adapters/oauth/oauth-model-adapter.ts';
+import type { ChangedKey } from '../../../adapters/identity/key-change-acks.ts';
+import { oauthModelAdapterFactory, storedId } from '../../../adapters/oauth/oauth-model-adapter.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 /** MCP access tokens served from the key cache: expiry judged on the injected clock, with no read. */
@@ -52,5 +53,32 @@ describe('access tokens in the key cache', () => {
     now = expiresAt;
     expect(await store.verifyAccessToken(token)).toEqual({ failure: 'unknown' });
     expect(statements).toBe(before);
+  });
+  it("revoking a grant's records waits for every instance to forget its connection's access tokens", async () => {
+    const workspaceId = randomUUID();
+    const grantId = `grant-${randomUUID()}`;
+    const personId = randomUUID();
+    await sql.all(`insert into "workspace" ("id", "name", "owner_person_id", "receives_free_grant", "created_at") values (?, 'W', null, true, now())`, [workspaceId]);
+    await sql.all(`insert into "person" ("id", "email", "name", "created_at") values (?, ?, 'P', now())`, [personId, `${personId}@example.com`]);
+    const connection = await store.create({ workspaceId, personId, clientId: 'client', clientName: 'Agent', scopes: ['read:social'], grantId });
+    const expiresAt = new Date(now.getTime() + 30_000).toISOString();
+    for (const [kind, id] of [['AccessToken', 'token-a'], ['AccessToken', 'token-b'], ['RefreshToken', 'refresh']]) {
+      await sql.all(`insert into "oauth_model" ("kind", "id", "payload", "grant_id", "expires_at") values (?, ?, '{}'::jsonb, ?, ?)`, [kind, storedId(kind, id), grantId, expiresAt]);
+    }
+    // The feed as the adapter sees it: what each propagated write changed, the changes every instance is waited on for.
+    const propagated: ChangedKey[][] = [];
+    const keyChanges = {
+      propagate: async <T extends ChangedKey>(write: () => Promise<T[]>) => {
+        const changed = await write();
+        propagated.push(changed);
+        return changed;
+      },
+    };
+    await oauthModelAdapterFactory(sql, () => now, keyChanges)('AccessToken').revokeByGrantId(grantId);
+
+    expect(propagated).toHaveLength(1);
+    expect(propagated[0]!.map((change) => change.id)).toEqual([connection.keyId, connection.keyId]);
+    expect(propagated[0]!.every((change) => /^\d+$/.test(change.txid))).toBe(true);
+    expect(await sql.all(`select 1 from "oauth_model" where "grant_id" = ?`, [grantId])).toEqual([]);
   });
 });
