@@ -7,7 +7,6 @@ import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
-import type { BalanceMemo } from './balance-memo.ts';
 import type { Principal } from './request-context.ts';
 
 export type AuthenticationResult = Principal | { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -29,6 +28,8 @@ export interface BillingGate {
   settle(principal: Principal, admission: Admission, credits: number): Promise<{ charged: number; remaining: number }>;
   release(principal: Principal, admission: Admission): Promise<{ remaining: number }>;
   remaining(principal: Principal): Promise<number>;
+  /** What is left as this instance last learned it, with no statement (a 429 reports it); undefined if nothing. */
+  lastKnownRemaining(principal: Principal): number | undefined;
 }
 
 /** Rate-limit hook of the pipeline: throws a ServiceError (429 with Retry-After) when the weight does not fit. */
@@ -52,8 +53,6 @@ export interface ServiceDeps {
   authenticate(secret: string): Promise<AuthenticationResult>;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
-  /** The balance each account was last told, for refusals that move no credits. */
-  balances: BalanceMemo;
   rateLimits: RateGate;
   /** Keys that sign cursors: the first signs, every one verifies (rotation). */
   cursorKeys: readonly Key[];

@@ -50,7 +50,6 @@ import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
 import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
-import { createBalanceMemo } from '../core/balance-memo.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
 import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
@@ -231,7 +230,6 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       authenticate: (secret) => identity.authenticateKey(secret, now()),
       databaseReady: () => pingDatabase(orm),
       billing: config.billing ? createBillingGate(leases) : unbilledGate,
-      balances: createBalanceMemo(),
       rateLimits: createRateGate(limiter, credits),
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),
       pagingStates,

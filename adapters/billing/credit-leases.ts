@@ -56,6 +56,8 @@ export interface CreditLeases {
    * within the bounds of known-balances.ts), less what it charged since that is not booked yet.
    */
   remaining(workspaceId: string): Promise<number>;
+  /** The same figure from what this instance last learned, however old, with no statement; undefined if nothing. */
+  lastKnownRemaining(workspaceId: string): number | undefined;
   /** A purchase or a refund moved the balance: the next call reads it. */
   forget(workspaceId: string): void;
   /** Books this instance's charges now, and waits (bounded) until every other live lease has synced since. */
@@ -328,9 +330,10 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     finished.add(admission);
   }
 
+  const lessUnbooked = (workspaceId: string, balance: number) => Math.max(0, balance - (states.get(workspaceId)?.charged ?? 0));
+
   async function remaining(workspaceId: string): Promise<number> {
-    const balance = await known.balance(workspaceId);
-    return Math.max(0, balance - (states.get(workspaceId)?.charged ?? 0));
+    return lessUnbooked(workspaceId, await known.balance(workspaceId));
   }
 
   /** A settlement in the database; its answer is what the account holds after it. */
@@ -434,6 +437,10 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
     },
 
     remaining,
+    lastKnownRemaining(workspaceId) {
+      const balance = known.lastKnown(workspaceId);
+      return balance === undefined ? undefined : lessUnbooked(workspaceId, balance);
+    },
     forget: known.forget,
 
     async exactBooks(workspaceId) {

@@ -42,6 +42,8 @@ export interface KnownBalances {
   forget(workspaceId: string): void;
   /** The database's balance as known within the bounds above, read when it is not. */
   balance(workspaceId: string): Promise<number>;
+  /** The balance last learned, however old, without a statement; undefined when none is known. */
+  lastKnown(workspaceId: string): number | undefined;
 }
 
 /**
@@ -122,6 +124,8 @@ export function createKnownBalances(read: (workspaceId: string) => Promise<numbe
     },
 
     forget,
+
+    lastKnown: (workspaceId) => entries.get(workspaceId)?.balance,
 
     async balance(workspaceId) {
       const entry = entryOf(workspaceId);

@@ -18,5 +18,6 @@ export function createBillingGate(leases: CreditLeases): BillingGate {
     settle: (_principal, admission, amount) => leases.settle((admission as HeldAdmission).held, amount),
     release: (_principal, admission) => leases.release((admission as HeldAdmission).held),
     remaining: (principal) => leases.remaining(principal.workspaceId),
+    lastKnownRemaining: (principal) => leases.lastKnownRemaining(principal.workspaceId),
   };
 }

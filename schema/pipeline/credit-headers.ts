@@ -7,16 +7,15 @@ export function setCreditHeaders(ctx: RequestContext, charged: number, remaining
   ctx.responseHeaders['x-credits-charged'] = String(charged);
   if (remaining === undefined) return;
   ctx.responseHeaders['x-credits-remaining'] = String(remaining);
-  if (ctx.principal) ctx.deps.balances.remember(ctx.principal.workspaceId, remaining);
 }
 
 /**
  * What is left, for a call refused before any credit moved: a rate-limit refusal reports the balance this instance
- * last reported for the account (no database round trip, docs/hot-path.md); anything else reads it.
+ * last learned for the account (no database round trip, docs/hot-path.md); anything else asks the billing gate.
  */
 export async function remainingAfterRefusal(ctx: RequestContext, error: unknown): Promise<number | undefined> {
   if (!ctx.principal) return undefined;
-  const known = error instanceof ServiceError && error.extensions.code === 'rate_limited' ? ctx.deps.balances.recall(ctx.principal.workspaceId) : undefined;
+  const known = error instanceof ServiceError && error.extensions.code === 'rate_limited' ? ctx.deps.billing.lastKnownRemaining(ctx.principal) : undefined;
   return known ?? (await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined));
 }
 

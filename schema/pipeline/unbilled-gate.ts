@@ -10,4 +10,5 @@ export const unbilledGate: BillingGate = {
   settle: async () => ({ charged: 0, remaining: 0 }),
   release: async () => ({ remaining: 0 }),
   remaining: async () => 0,
+  lastKnownRemaining: () => 0,
 };

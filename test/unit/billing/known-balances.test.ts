@@ -26,6 +26,20 @@ function setup() {
 }
 
 describe('known balances', () => {
+  it('lastKnown answers what was learned, however old, and never reads', async () => {
+    const t = setup();
+    expect(t.known.lastKnown(WS)).toBeUndefined();
+    const first = t.known.balance(WS);
+    await t.answer();
+    await first;
+    t.setBalance(40);
+    t.advance(KNOWN_BALANCE_RULES.maxAgeMs * 10);
+    expect(t.known.lastKnown(WS)).toBe(100);
+    t.known.forget(WS);
+    expect(t.known.lastKnown(WS)).toBeUndefined();
+    expect(t.reads).toHaveLength(0);
+  });
+
   it('reads once, then answers from memory until refreshAfterMs, with no read', async () => {
     const t = setup();
     const first = t.known.balance(WS);
