@@ -87,7 +87,8 @@ export function createJobs(options: JobsOptions): Jobs {
   /**
    * Changes of one monitor's schedule, one at a time in this process: concurrent PATCHes never race inside one
    * instance (on PGlite, the only kind, a race's refused insert breaks the job store's socket connection). Between
-   * instances on PostgreSQL the one-schedule-per-monitor index settles it.
+   * instances on PostgreSQL the one-schedule-per-monitor index keeps one row; the monitor's turn, which monitors take
+   * around these calls, keeps it the latest row's.
    */
   const changing = new Map<string, Promise<unknown>>();
   function oneAtATime<T>(monitorId: string, change: () => Promise<T>): Promise<T> {

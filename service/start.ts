@@ -25,6 +25,7 @@ import { KeyCache } from '../adapters/identity/key-cache.ts';
 import { keyCachesFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
 import { createMonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import { createMonitorService, type MonitorService } from '../adapters/monitors/monitor-service.ts';
+import { createScheduleTurns } from '../adapters/monitors/schedule-turns.ts';
 import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
 import { createDeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
 import { checkDestination } from '../adapters/webhooks/destination.ts';
@@ -212,7 +213,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
     });
-    monitors = createMonitorService({ db: sqlDb, scheduler: jobs, limits, clock: now });
+    // Instances share a PostgreSQL server, so they share the turns; PGlite has this process alone.
+    monitors = createMonitorService({ db: sqlDb, scheduler: jobs, turns: createScheduleTurns(sqlDb, { shared: !pglite }), limits, clock: now });
     const webhooks = createWebhookService({
       db: sqlDb,
       secrets,

@@ -5,6 +5,7 @@ import { isUniqueViolation, toInt, type SqlDb, type SqlRunner } from '../db/sql.
 import { ResourceError } from '../db/resource-error.ts';
 import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
 import { iso, json, toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
+import type { ScheduleTurns } from './schedule-turns.ts';
 
 /** What a monitor's schedule is made from: its row as it stands. */
 export interface ScheduleState {
@@ -18,8 +19,8 @@ export interface ScheduleState {
 export interface MonitorScheduler {
   /**
    * Creates, changes or removes the monitor's schedule to match its row, and returns when it next runs, or null (not
-   * active, `manual`, or gone). The row is read by `current` and the outcome stored by `record` inside the monitor's
-   * serialised section, so of two changes racing, the schedule left is the latest row's, whatever order they arrive in.
+   * active, `manual`, or gone). The row is read by `current` and the outcome stored by `record`; called in the
+   * monitor's turn, so of two changes racing, the schedule left is the latest row's, whatever order they arrive in.
    */
   reschedule(monitorId: string, row: { current(): Promise<ScheduleState | null>; record(nextRunAt: Date | null): Promise<void> }): Promise<Date | null>;
   unschedule(monitorId: string): Promise<void>;
@@ -63,6 +64,8 @@ export interface MonitorService {
 export interface MonitorServiceOptions {
   db: SqlDb;
   scheduler: MonitorScheduler;
+  /** Every change of a monitor's schedule, and its deletion, runs in the monitor's turn. */
+  turns: ScheduleTurns;
   limits(workspaceId: string): Promise<Limits | null>;
   clock: () => Date;
 }
@@ -73,7 +76,7 @@ function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
 }
 
 export function createMonitorService(options: MonitorServiceOptions): MonitorService {
-  const { db, scheduler, clock } = options;
+  const { db, scheduler, turns, clock } = options;
 
   async function requireMonitor(runner: SqlRunner, workspaceId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<MonitorRow> {
     if (!UUID.test(id)) throw notFound('monitor', id);
@@ -112,21 +115,23 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
   }
 
   /**
-   * Schedules the monitor as its row now stands (read again in the scheduler's serialised section, not the row this
-   * request wrote: a later change may have committed since) and returns the row with when it next runs.
+   * Schedules the monitor as its row now stands (read again in the monitor's turn, not the row this request wrote: a
+   * later change may have committed since, or a delete) and returns the row with when it next runs.
    */
   async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
     let recorded: MonitorRow | undefined;
-    await scheduler.reschedule(row.id, {
-      async current() {
-        const [now] = await db.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [row.id]);
-        // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
-        return now ? { schedule: now.schedule, status: now.status, changedAt: new Date(iso(now.updated_at)) } : null;
-      },
-      async record(nextRunAt) {
-        [recorded] = await db.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
-      },
-    });
+    await turns.take(row.id, (turn) =>
+      scheduler.reschedule(row.id, {
+        async current() {
+          const [now] = await turn.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [row.id]);
+          // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
+          return now ? { schedule: now.schedule, status: now.status, changedAt: new Date(iso(now.updated_at)) } : null;
+        },
+        async record(nextRunAt) {
+          [recorded] = await turn.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
+        },
+      }),
+    );
     return recorded ?? row;
   }
 

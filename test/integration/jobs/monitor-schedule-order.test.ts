@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
-import { createMonitorService, type MonitorScheduler } from '../../../adapters/monitors/monitor-service.ts';
+import { createMonitorService } from '../../../adapters/monitors/monitor-service.ts';
+import { createScheduleTurns, type ScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
 let svc: TestService;
@@ -11,22 +12,21 @@ afterAll(async () => {
   await svc?.close();
 });
 
-/** The service's scheduler, except that one change can be held back on its way to it until released. */
-function holdingScheduler(jobs: MonitorScheduler) {
+/** The monitor's turns, except that one change can be held back on its way to them until released. */
+function holdingTurns(turns: ScheduleTurns) {
   let hold: { reached: () => void; released: Promise<void> } | undefined;
   return {
-    scheduler: {
-      ...jobs,
-      async reschedule(monitorId, row) {
+    turns: {
+      async take(monitorId, work) {
         const held = hold;
         hold = undefined;
         if (held) {
           held.reached();
           await held.released;
         }
-        return jobs.reschedule(monitorId, row);
+        return turns.take(monitorId, work);
       },
-    } satisfies MonitorScheduler,
+    } satisfies ScheduleTurns,
     /** Holds the next change back; resolves once it is held, with the function that lets it go on. */
     holdNext(): Promise<() => void> {
       let release!: () => void;
@@ -37,13 +37,14 @@ function holdingScheduler(jobs: MonitorScheduler) {
 }
 
 describe('a monitor’s schedule after two changes race', () => {
-  it('is the latest row’s, even when the earlier change reaches the scheduler last', async () => {
+  it('is the latest row’s, even when the earlier change reaches its turn last', async () => {
     const { workspaceId } = await svc.newKey({ scopes: ['monitors:write'] });
-    const { scheduler, holdNext } = holdingScheduler(svc.service.jobs);
-    const monitors = createMonitorService({ db: sqlDbFromOrm(svc.service.orm), scheduler, limits: (id) => svc.service.credits.limits(id), clock: () => new Date() });
+    const db = sqlDbFromOrm(svc.service.orm);
+    const { turns, holdNext } = holdingTurns(createScheduleTurns(db, { shared: svc.db.backend === 'postgresql' }));
+    const monitors = createMonitorService({ db, scheduler: svc.service.jobs, turns, limits: (id) => svc.service.credits.limits(id), clock: () => new Date() });
     const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
 
-    // The first PATCH commits its row (weekly), then waits on its way to the scheduler while a second one pauses the monitor.
+    // The first PATCH commits its row (weekly), then waits on its way to its turn while a second one pauses the monitor.
     const held = holdNext();
     const weekly = monitors.update(workspaceId, id, { schedule: 'weekly' });
     const release = await held;
