@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import type { CpuUse } from './cpu.ts';
 
 export interface LoadResult {
   name: string;
@@ -14,6 +15,10 @@ export interface LoadResult {
   errors: number;
   /** Σ `x-credits-charged` over the responses the load tool read (wrk only: autocannon does not expose headers). */
   creditsCharged?: number;
+  /** Where the CPU went while this target was loaded (bench/cpu.ts). */
+  cpu?: CpuUse;
+  /** A target measured more than once (the floor): each sample's req/s; `requestsPerSecond` is their mean. */
+  samples?: number[];
 }
 
 export interface LoadSpec {

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
 import { checkBooks, type Books } from './books.ts';
-import { GOALS, judge, printGoals, printTable, TARGETS, type GoalOutcome } from './goals.ts';
+import { startCpuWatch } from './cpu.ts';
+import { GOALS, judge, printBounds, printGoals, printTable, TARGETS, type GoalOutcome } from './goals.ts';
 import { load, loadTool, type LoadOptions, type LoadResult, type LoadSpec } from './load.ts';
 import { balanceOf, buyCredits, workspaceOf } from './operator.ts';
 import { spawnService, spawnUntil, type BenchService } from './processes.ts';
@@ -45,18 +46,34 @@ interface DatabaseRun {
 const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const warmUp = (spec: LoadSpec) => load(spec, { ...options, seconds: warmUpSeconds });
 
-const run = async (spec: LoadSpec): Promise<LoadResult> => {
+/** Who is measured: the processes serving the target, and the simulated platforms' process when it calls them. */
+interface Measured {
+  pids: number[];
+  upstreamPid?: number;
+}
+
+const report = (result: LoadResult) => {
+  const cpu = result.cpu ? `, ${result.cpu.ownUsPerCall} µs CPU per call, machine ${(100 * result.cpu.machineBusy).toFixed(0)} % busy` : '';
+  console.log(`  ${result.name}: ${result.requestsPerSecond.toFixed(0)} req/s${cpu}`);
+};
+
+const run = async (spec: LoadSpec, measured: Measured): Promise<LoadResult> => {
   await warmUp(spec);
+  const watch = startCpuWatch(measured.pids, measured.upstreamPid);
   const result = await load(spec, options);
-  console.log(`  ${result.name}: ${result.requestsPerSecond.toFixed(0)} req/s`);
-  return result;
+  const withCpu = { ...result, cpu: watch(result.requests) };
+  report(withCpu);
+  return withCpu;
 };
 
 /** Throughput of a billed read, with the balance it moved next to what the responses said they charged. */
-async function billedRead(name: string, instances: BenchService[], key: string, workspaceId: string): Promise<{ result: LoadResult; books: { chargedSeen: number; balanceChange: number } }> {
+async function billedRead(name: string, instances: BenchService[], key: string, workspaceId: string, upstreamPid: number): Promise<{ result: LoadResult; books: { chargedSeen: number; balanceChange: number } }> {
   await Promise.all(instances.map((svc) => warmUp({ name, url: `${svc.url}${postPath}`, headers: { authorization: `Bearer ${key}` } })));
   const before = await balanceOf(instances[0]!, workspaceId);
+  const watch = startCpuWatch(instances.map((svc) => svc.pid), upstreamPid);
   const parts = await Promise.all(instances.map((svc) => load({ name, url: `${svc.url}${postPath}`, headers: { authorization: `Bearer ${key}` } }, options)));
+  const requests = parts.reduce((total, part) => total + part.requests, 0);
+  const cpu = watch(requests);
   // Calls the load tool abandoned at its deadline still settle: give them a moment before reading the balance.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const balanceChange = before - (await balanceOf(instances[0]!, workspaceId));
@@ -70,60 +87,69 @@ async function billedRead(name: string, instances: BenchService[], key: string, 
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
     ...(parts.every((r) => r.creditsCharged !== undefined) ? { creditsCharged: sum((r) => r.creditsCharged!) } : {}),
+    cpu,
   };
-  console.log(`  ${name}: ${result.requestsPerSecond.toFixed(0)} req/s`);
+  report(result);
   return { result, books: { chargedSeen: result.creditsCharged ?? Number.NaN, balanceChange } };
 }
 
-async function measureDatabase(database: DatabaseRun['database'], databaseUrl: string | undefined, upstream: Record<string, string>): Promise<DatabaseRun> {
+/** Two samples of the floor, before and after the service's targets, as one result: their mean, both kept. */
+function floorOf(first: LoadResult, last: LoadResult): LoadResult {
+  const samples = [first.requestsPerSecond, last.requestsPerSecond];
+  console.log(`  ${first.name}: ${samples.map((rate) => rate.toFixed(0)).join(' then ')} req/s (mean used as the floor)`);
+  return { ...first, requestsPerSecond: (samples[0]! + samples[1]!) / 2, requests: first.requests + last.requests, samples };
+}
+
+async function measureDatabase(database: DatabaseRun['database'], databaseUrl: string | undefined, upstream: Record<string, string>, simPid: number): Promise<DatabaseRun> {
   console.log(`\n${database}:`);
   const env = { ...upstream, SVC_TIERS: UNLIMITED };
   const results: LoadResult[] = [];
   const outcome: DatabaseRun = { database, results, goals: [] };
   const first = await spawnService({ root, databaseUrl, env });
   let second: BenchService | undefined;
+  let bare: Awaited<ReturnType<typeof spawnUntil>> | undefined;
   try {
     const auth = { authorization: `Bearer ${first.key}` };
     const bodyBytes = (await (await fetch(`${first.url}/v1/whoami`, { headers: auth })).text()).length;
-    // The floors, measured next to this database's targets: the machine's speed drifts between minutes.
-    const bare = await spawnUntil('bench/bare-server.ts', { BODY_BYTES: String(bodyBytes) }, /bare URL:\s+(\S+)/);
-    try {
-      results.push(await run({ name: TARGETS.bare, url: bare.match[1]! }));
-    } finally {
-      await bare.stop();
-    }
+    // The floor is measured before and after this database's targets: the machine's speed drifts between minutes.
+    bare = await spawnUntil('bench/bare-server.ts', { BODY_BYTES: String(bodyBytes) }, /bare URL:\s+(\S+)/);
+    const bareSpec = { name: TARGETS.bare, url: bare.match[1]! };
+    const bareFirst = await run(bareSpec, { pids: [bare.child.pid!] });
     const proxy = await spawnUntil('bench/bare-proxy.ts', { ...upstream, POST_ID: (getForumPost.example as { id: string }).id }, /proxy URL:\s+(\S+)/);
     try {
-      results.push(await run({ name: TARGETS.proxy, url: proxy.match[1]! }));
+      results.push(await run({ name: TARGETS.proxy, url: proxy.match[1]! }, { pids: [proxy.child.pid!], upstreamPid: simPid }));
     } finally {
       await proxy.stop();
     }
-    results.push(await run({ name: TARGETS.health, url: `${first.url}/health` }));
+    const service = { pids: [first.pid] };
+    results.push(await run({ name: TARGETS.health, url: `${first.url}/health` }, service));
     results.push(
-      await run({ name: TARGETS.graphqlHealth, url: `${first.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health { status service version timestamp } }' }) }),
+      await run({ name: TARGETS.graphqlHealth, url: `${first.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health { status service version timestamp } }' }) }, service),
     );
-    results.push(await run({ name: TARGETS.whoami, url: `${first.url}/v1/whoami`, headers: auth }));
+    results.push(await run({ name: TARGETS.whoami, url: `${first.url}/v1/whoami`, headers: auth }, service));
+    results.unshift(floorOf(bareFirst, await run(bareSpec, { pids: [bare.child.pid!] })));
     const workspaceId = await workspaceOf(first, first.key);
     await buyCredits(first, workspaceId, 1_000_000_000);
     const probe = await fetch(`${first.url}${postPath}`, { headers: auth });
     if (probe.status !== 200) throw new Error(`${postPath} answered ${probe.status}: ${await probe.text()}`);
-    const billed = await billedRead(TARGETS.billed, [first], first.key, workspaceId);
+    const billed = await billedRead(TARGETS.billed, [first], first.key, workspaceId, simPid);
     results.push(billed.result);
     outcome.billedBooks = billed.books;
     if (databaseUrl) {
       second = await spawnService({ root, databaseUrl, dataDir: first.dataDir, env });
-      const both = await billedRead(TARGETS.twoInstances, [first, second], first.key, workspaceId);
+      const both = await billedRead(TARGETS.twoInstances, [first, second], first.key, workspaceId, simPid);
       results.push(both.result);
       outcome.twoInstanceBooks = both.books;
       outcome.concurrentBooks = await checkBooks([first, second], postPath, 200);
     }
   } finally {
+    await bare?.stop();
     await second?.stop();
     await first.stop();
   }
   const unbilled = await spawnService({ root, databaseUrl, env: { ...env, SVC_BILLING: 'off' } });
   try {
-    results.push(await run({ name: TARGETS.unbilled, url: `${unbilled.url}${postPath}`, headers: { authorization: `Bearer ${unbilled.key}` } }));
+    results.push(await run({ name: TARGETS.unbilled, url: `${unbilled.url}${postPath}`, headers: { authorization: `Bearer ${unbilled.key}` } }, { pids: [unbilled.pid], upstreamPid: simPid }));
   } finally {
     await unbilled.stop();
   }
@@ -160,9 +186,9 @@ const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0'
 const runs: DatabaseRun[] = [];
 try {
   const upstream = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]! };
-  runs.push(await measureDatabase('embedded PGlite', undefined, upstream));
+  runs.push(await measureDatabase('embedded PGlite', undefined, upstream, sim.child.pid!));
   const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) runs.push(await withFreshDatabase(serverUrl, (url) => measureDatabase('PostgreSQL', url, upstream)));
+  if (serverUrl) runs.push(await withFreshDatabase(serverUrl, (url) => measureDatabase('PostgreSQL', url, upstream, sim.child.pid!)));
   else console.log('\nDATABASE_URL is not set: PostgreSQL and the two-instance read are not measured.');
 } finally {
   await sim.stop();
@@ -180,6 +206,7 @@ for (const r of runs) {
   const bare = r.results.find((result) => result.name === TARGETS.bare)!;
   printTable(r.database, r.results, bare);
   printGoals(r.goals);
+  printBounds(r.goals, r.results, (name) => (name === TARGETS.twoInstances ? 2 : 1));
   if (r.billedBooks) console.log(`\nbilled read: Σ x-credits-charged seen ${r.billedBooks.chargedSeen}, balance change ${r.billedBooks.balanceChange} (calls cut off at the deadline are charged but unseen)`);
   if (r.twoInstanceBooks) console.log(`two instances: Σ x-credits-charged seen ${r.twoInstanceBooks.chargedSeen}, balance change ${r.twoInstanceBooks.balanceChange}`);
   if (r.concurrentBooks) {
