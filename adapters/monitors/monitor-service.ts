@@ -233,12 +233,16 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
     async remove(workspaceId, id) {
       await requireMonitor(db, workspaceId, id);
-      await scheduler.unschedule(id);
-      await db.transaction(async (tx) => {
-        // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
-        // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
-        await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
-        await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+      // Cancelled and deleted in one turn: a change waiting for it then finds no row and schedules nothing, where one
+      // that read the row between the two would have left a schedule behind.
+      await turns.take(id, async (turn) => {
+        await scheduler.unschedule(id);
+        await turn.transaction(async (tx) => {
+          // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
+          // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
+          await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
+          await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+        });
       });
       return { id, deleted: true };
     },

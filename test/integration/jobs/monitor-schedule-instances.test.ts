@@ -21,10 +21,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
     await one?.close();
   });
 
-  /** Instance one's monitors, except that its next change stops in its turn, once it has read the row, until released. */
+  /**
+   * Instance one's monitors, except that its next change stops in its turn until released: a schedule change once it
+   * has read the row, a delete once it has cancelled the schedule.
+   */
   function holdingMonitors(): { monitors: MonitorService; holdNext(): Promise<() => void> } {
     const jobs = one.service.jobs;
     let hold: { reached: () => void; released: Promise<void> } | undefined;
+    const held = async () => {
+      const next = hold;
+      hold = undefined;
+      if (next) {
+        next.reached();
+        await next.released;
+      }
+    };
     const scheduler: MonitorScheduler = {
       ...jobs,
       reschedule: (monitorId, row) =>
@@ -32,15 +43,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
           ...row,
           async current() {
             const state = await row.current();
-            const held = hold;
-            hold = undefined;
-            if (held) {
-              held.reached();
-              await held.released;
-            }
+            await held();
             return state;
           },
         }),
+      async unschedule(monitorId) {
+        await jobs.unschedule(monitorId);
+        await held();
+      },
     };
     const db = sqlDbFromOrm(one.service.orm);
     const monitors = createMonitorService({ db, scheduler, turns: createScheduleTurns(db, { shared: true }), limits: (id) => one.service.credits.limits(id), clock: () => new Date() });
@@ -115,4 +125,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
       expect(seen).toBe('waiting');
     });
   }
+
+  it('leaves no schedule behind when a change of the other instance comes between a delete’s cancel and its row', async () => {
+    const { workspaceId } = await one.newKey({ scopes: ['monitors:write'] });
+    const { monitors, holdNext } = holdingMonitors();
+    const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
+
+    // Instance one's delete has cancelled the schedule and stops before deleting the row; instance two's PATCH comes then.
+    const held = holdNext();
+    const removed = monitors.remove(workspaceId, id);
+    const release = await held;
+    const other = two.service.monitors.update(workspaceId, id, { schedule: 'weekly' });
+    const seen = await finishedOrWaiting(other);
+    release();
+    expect(await removed).toEqual({ id, deleted: true });
+    await other;
+
+    expect(await schedulesOf(id)).toEqual([]);
+    await expect(two.service.monitors.get(workspaceId, id)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(seen).toBe('waiting');
+  });
 });
