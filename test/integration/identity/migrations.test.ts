@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm, pingDatabase, type Orm } from '../../../adapters/db/orm.ts';
 import { MIGRATIONS } from '../../../adapters/db/migrations/index.ts';
@@ -90,7 +90,8 @@ describe('readiness ping on an unavailable database', () => {
   });
 
   it('reports false within its timeout when the server accepts but never answers', async () => {
-    const silent = createServer(() => undefined);
+    const accepted = new Set<Socket>();
+    const silent = createServer((socket) => accepted.add(socket));
     await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
     const { port } = silent.address() as AddressInfo;
     const orm = await initOrm({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, migrate: false });
@@ -99,6 +100,8 @@ describe('readiness ping on an unavailable database', () => {
       expect(await pingDatabase(orm, 300)).toBe(false);
       expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
+      // Hung up once the ping has answered: otherwise closing the pool sits out the driver's 5 s connect timeout.
+      for (const socket of accepted) socket.destroy();
       await orm.close(true);
       silent.close();
     }
