@@ -1,45 +1,15 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../support/dashboard-client.ts';
+import { killServiceProcesses, refusedDemoProcess, startDemoProcess, type DemoProcess } from '../support/service-process.ts';
 
 /** `npm start` with no configuration, as a newcomer runs it: a real process on the embedded PGlite default. */
 const root = process.cwd();
 let dataDir: string;
-const children = new Set<ChildProcess>();
-
-function startProcess(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['server.ts'], {
-    cwd: root,
-    env: { ...process.env, SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', SVC_OPERATOR_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); }));
-  return { child, output: () => output, exited };
-}
-
-async function started(proc: ReturnType<typeof startProcess>): Promise<{ url: string; key: string }> {
-  for (let waited = 0; waited < 60_000; waited += 100) {
-    const url = /base URL:\s+(\S+)/.exec(proc.output())?.[1];
-    const key = /demo key:\s+(\S+)/.exec(proc.output())?.[1];
-    if (url && key) return { url, key };
-    if (proc.child.exitCode !== null) throw new Error(`service exited: ${proc.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`service did not start: ${proc.output()}`);
-}
-
-async function stop(proc: ReturnType<typeof startProcess>): Promise<void> {
-  proc.child.kill('SIGTERM');
-  await proc.exited;
-}
 
 const whoami = (url: string, key: string) => fetch(`${url}/v1/whoami`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -47,18 +17,18 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'svc-embedded-'));
 });
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  await killServiceProcesses();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('the embedded default', () => {
-  let first: ReturnType<typeof startProcess>;
+  let first: DemoProcess;
   let url: string;
   let key: string;
 
   it('starts with no configuration, prints the URLs and a demo key, and writes the key with mode 600', async () => {
-    first = startProcess();
-    ({ url, key } = await started(first));
+    first = await startDemoProcess({ dataDir });
+    ({ url, key } = first);
     expect(first.output()).toContain(`GraphiQL:  ${url}/graphql`);
     expect(key).toMatch(/^svc_(live|test)_/);
     const file = join(dataDir, 'demo-key');
@@ -70,10 +40,9 @@ describe('the embedded default', () => {
   }, 90_000);
 
   it('refuses a second process on the same data folder with a clear message', async () => {
-    const second = startProcess();
-    const code = await second.exited;
-    expect(code).not.toBe(0);
-    expect(second.output()).toMatch(/already (in use|locked|owned)|lock/i);
+    const second = await refusedDemoProcess(dataDir);
+    expect(second.code).not.toBe(0);
+    expect(second.output).toMatch(/already (in use|locked|owned)|lock/i);
     expect((await whoami(url, key)).status).toBe(200);
   }, 60_000);
 
@@ -107,13 +76,12 @@ describe('the embedded default', () => {
 
   it('keeps the data, the same demo key and the demo person across a restart', async () => {
     const password = /demo sign-in: \S+ \/ (\S+)/.exec(first.output())?.[1] as string;
-    await stop(first);
-    const again = startProcess();
-    const restarted = await started(again);
-    expect(restarted.key).toBe(key);
-    expect((await whoami(restarted.url, key)).status).toBe(200);
+    await first.stop();
+    const again = await startDemoProcess({ dataDir });
+    expect(again.key).toBe(key);
+    expect((await whoami(again.url, key)).status).toBe(200);
     expect(again.output()).toContain(`demo sign-in: demo@example.com / ${password}`);
-    expect((await new DashboardClient(restarted.url).signIn('demo@example.com', password)).status).toBe(303);
-    await stop(again);
+    expect((await new DashboardClient(again.url).signIn('demo@example.com', password)).status).toBe(303);
+    await again.stop();
   }, 90_000);
 });
