@@ -35,8 +35,22 @@ function parsePayload(row: Row | undefined): OAuthPayload | undefined {
   return row.consumed_ms === null ? payload : { ...payload, consumed: Math.floor(row.consumed_ms / 1000) };
 }
 
-/** Records whose id is a bearer credential: like API keys, only its hash is stored, and the payload loses its copy. */
-const CREDENTIAL_KINDS: ReadonlySet<string> = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'RegistrationAccessToken', 'InitialAccessToken']);
+/**
+ * Records whose id is a bearer credential: like API keys, only its hash is stored, and the payload loses its copy. A
+ * session's id is its browser's `_session` cookie. (A session found by its `uid` comes back without its id; the
+ * authorization server only compares its account then.)
+ */
+const CREDENTIAL_KINDS: ReadonlySet<string> = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+  'Session',
+]);
 
 /** The row id a record is stored under: the SHA-256 of a credential, the id itself otherwise. */
 export function storedId(kind: string, id: string): string {

@@ -99,6 +99,27 @@ describe('MCP sign-in, by hand over HTTP', () => {
   });
 });
 
+describe('the authorization server’s session', () => {
+  it('is stored under a hash of its id, as tokens are, and the sign-in it belongs to completes', async () => {
+    const clientId = await newClient();
+    const { verifier, challenge } = pkcePair();
+    const begun = await beginApproval(clientId, challenge);
+    const back = await finishApproval(begun);
+    const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
+    expect(tokens.status).toBe(200);
+    expect((await mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
+
+    const sessionId = begun.jar.get('_session');
+    expect(sessionId).toEqual(expect.any(String));
+    const connection = svc.service.orm.em.getConnection();
+    const clear = await connection.execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "id" = ? or "payload"::text like ?`, [sessionId, `%${sessionId}%`]);
+    expect(clear[0].n).toBe(0);
+    const stored = await connection.execute<Array<{ id: string }>>(`select "id" from "oauth_model" where "kind" = 'Session' and "id" = ?`, [storedId('Session', sessionId!)]);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].id).not.toBe(sessionId);
+  });
+});
+
 describe('discovery documents', () => {
   it('serve RFC 9728 protected resource metadata at the path-aware and the root form', async () => {
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {

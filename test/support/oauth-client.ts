@@ -25,6 +25,10 @@ export class CookieJar {
   set(name: string, value: string): void {
     this.cookies.set(name, { value, path: '/' });
   }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name)?.value;
+  }
 }
 
 /** A browser step: sends the jar's cookies, keeps the ones set, never follows redirects. */
