@@ -106,6 +106,7 @@ describe('the common GraphQL request answers exactly what yoga answers', () => {
     ['a body that is not an object', 'null'],
     ['a parameter yoga does not know', { ...health, persisted: true }],
     ['a query that is not a string', { query: 42 }],
+    ['a body starting with a UTF-8 byte order mark', `\uFEFF${JSON.stringify(health)}`],
   ])('%s is refused by yoga itself, whichever way it came', async (_name, body) => {
     const { common, yoga } = await bothPaths(body);
     expect(common.status).toBe(400);
