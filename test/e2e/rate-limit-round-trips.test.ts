@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_BALANCE_RULES } from '../../adapters/billing/known-balances.ts';
 import { fundedWorkspace } from '../support/billing.ts';
 import { charged } from '../support/assertions.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -10,10 +11,12 @@ import { logStatements, type StatementLog } from '../support/statements.ts';
 const CEILING = 6;
 let svc: TestService;
 let log: StatementLog;
+/** The service's clock; the rate limiter's window runs on real time, so moving this leaves the window full. */
+let clock = Date.now();
 
 beforeAll(async () => {
   // No job runner: its polling would be statements no call made.
-  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: CEILING } }, jobs: { autostart: false } });
+  svc = await startTestService({ now: () => new Date(clock), tiers: { free: { rateLimitPerMinute: CEILING } }, jobs: { autostart: false } });
   log = logStatements(svc);
 });
 afterAll(async () => {
@@ -45,6 +48,22 @@ describe('rate-limit refusals and the database', () => {
       expect(charged(refused)).toBe(0);
       expect(Number(refused.headers.get('x-credits-remaining'))).toBe(balance);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('a refusal sends no statement even once the balance it reports is older than a free call would answer', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    for (let i = 0; i < 2; i++) expect((await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } })).status).toBe(200);
+    for (let i = 0; i < CEILING - 4; i++) expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    // Past maxAgeMs a free call would read the balance again: only the last learned one costs no statement now.
+    clock += KNOWN_BALANCE_RULES.maxAgeMs + 1_000;
+    const from = log.texts.length;
+    const refusals = [await svc.request('GET', '/v1/whoami', { key }), await svc.graphql('{ whoami { keyId } }', undefined, key), await svc.request('GET', '/v1/forum/posts/1a00005', { key })];
+    const sent = log.texts.slice(from);
+    expect(sent.filter((sql) => !sql.startsWith('insert into "usage_charge"'))).toEqual([]);
+    for (const refused of refusals) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('x-credits-remaining'))).toBe(100 - 2);
     }
   });
 
