@@ -17,6 +17,8 @@ export interface OperatorRoute {
   pattern: RegExp;
   input: z.ZodType;
   run: (input: never, params: string[]) => Promise<{ status?: number; data: unknown } | null>;
+  /** A field of the answer's `data` shown once (a new key): never kept for an Idempotency-Key replay. */
+  oneTimeSecret?: string;
 }
 
 const CreateWorkspace = z.strictObject({
@@ -51,6 +53,7 @@ export function identityOperatorRoutes(identity: IdentityStore, now: () => Date)
       method: 'POST',
       pattern: /^\/operator\/keys$/,
       input: CreateKey,
+      oneTimeSecret: 'key',
       run: async (input: z.infer<typeof CreateKey>) => {
         const unknown = invalidScopes(input.scopes);
         if (unknown.length) throw validationFailure([{ message: `unknown scope(s): ${unknown.join(', ')}`, path: ['scopes'] }]);
@@ -145,7 +148,7 @@ export function createOperatorApi(routes: OperatorRoute[], tokenMatches: (candid
     // A retried purchase or refund is answered, never booked twice.
     const key = req.headers['idempotency-key'];
     const response =
-      typeof key === 'string' ? await idempotent(idempotency, { scope: 'operator', key, hash: requestHash(req.method ?? 'POST', url.pathname, parsed.data), requestId }, run) : await run();
+      typeof key === 'string' ? await idempotent(idempotency, { scope: 'operator', key, hash: requestHash(req.method ?? 'POST', url.pathname, parsed.data), requestId, oneTimeSecret: route.oneTimeSecret }, run) : await run();
     // Every action is on the record, refused ones included, with who made it; a replayed answer did nothing new.
     if (response.headers['idempotent-replayed'] !== 'true') {
       await audit.record({

@@ -4,6 +4,7 @@ import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
+import { scopesGrant } from '../schema/pipeline/use-operation-policy.ts';
 import { idempotent, requestHash } from '../schema/pipeline/idempotency.ts';
 import { variablesFor } from './request-input.ts';
 import { createRouteTable } from './route-table.ts';
@@ -58,8 +59,9 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
     // A dry run changes nothing, so it neither takes a key nor is replayed for the real call that follows.
     const changes = op.rest.method !== 'GET' && ctx.callOptions?.dryRun?.value !== 'true';
     const principal = request.idempotencyKey !== undefined && changes ? await authenticate(ctx).catch(() => undefined) : undefined;
-    if (!principal || request.idempotencyKey === undefined) return execute();
+    // A key without the operation's scope is refused by the pipeline as usual: it is never given a stored answer.
+    if (!principal || request.idempotencyKey === undefined || !scopesGrant(principal, op)) return execute();
     const hash = requestHash(request.method, request.pathname, body.value);
-    return idempotent(ctx.deps.idempotency, { scope: principal.workspaceId, key: request.idempotencyKey, hash, requestId: ctx.requestId }, execute);
+    return idempotent(ctx.deps.idempotency, { scope: principal.workspaceId, key: request.idempotencyKey, hash, requestId: ctx.requestId, oneTimeSecret: op.rest.oneTimeSecret }, execute);
   };
 }

@@ -93,6 +93,11 @@ export interface RestBinding {
    */
   envelope?: boolean;
   statusFromData?: (data: unknown) => number;
+  /**
+   * A field of the success's `data` shown this once (a signing secret): an `Idempotency-Key` replay never keeps or
+   * repeats it, and answers 409 `secret_shown_once` with the created resource's id instead.
+   */
+  oneTimeSecret?: string;
 }
 
 export type Authentication = 'none' | 'key';

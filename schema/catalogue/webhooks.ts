@@ -25,7 +25,7 @@ export const createWebhook = defineOperation({
   description:
     'Creates a webhook: signed (Standard Webhooks) POSTs of the events it selects. The signing secret is in this response only. 400 naming `url` for a destination that is not permitted; 409 with `details.limit` at the tier’s webhook ceiling.',
   graphql: { kind: 'mutation', field: 'createWebhook' },
-  rest: { method: 'POST', path: '/v1/webhooks', successStatus: 201 },
+  rest: { method: 'POST', path: '/v1/webhooks', successStatus: 201, oneTimeSecret: 'secret' },
   tool: 'create_webhook',
   scopes: WRITE,
   input: z.object({ name: NAME, url: URL, events: EVENTS.default(['monitor.result.created']) }),

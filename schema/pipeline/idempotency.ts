@@ -15,13 +15,16 @@ export function requestHash(method: string, path: string, body: unknown): string
  * answers the first response again (marked `idempotent-replayed: true`) and does nothing twice, billing included; the
  * same key with a different request is 409, as is a retry while the first is still running. A 5xx (or a crash) frees
  * the key so the request can be retried. Keys are kept 24 h, per account.
+ *
+ * A success that carried a secret shown once (`oneTimeSecret`, a field of its `data`) is kept without it, and its
+ * replay is 409 `secret_shown_once` naming the created id: the secret is never stored in the clear nor shown twice.
  */
 export async function idempotent(
   store: IdempotencyStore,
-  claim: { scope: string; key: string; hash: string; requestId: string },
+  claim: { scope: string; key: string; hash: string; requestId: string; oneTimeSecret?: string },
   run: () => Promise<EnvelopeResponse>,
 ): Promise<EnvelopeResponse> {
-  const { scope, key, hash, requestId } = claim;
+  const { scope, key, hash, requestId, oneTimeSecret } = claim;
   if (!KEY.test(key)) {
     return errorEnvelope(requestId, 'invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID, say).', { field: 'Idempotency-Key' });
   }
@@ -35,6 +38,14 @@ export async function idempotent(
   }
   if (claimed.kind === 'replay') {
     const { status, headers, body } = claimed.response;
+    if (oneTimeSecret && status < 400) {
+      const id = (body as { data?: { id?: unknown } } | null)?.data?.id;
+      return errorEnvelope(requestId, 'conflict', `The first request with this Idempotency-Key succeeded; its ${oneTimeSecret} was shown once, in that response, and is not kept. If it was lost, delete what was created and create it again.`, {
+        field: 'Idempotency-Key',
+        reason: 'secret_shown_once',
+        id,
+      });
+    }
     return { status, headers: { ...headers, 'idempotent-replayed': 'true' }, body, isError: status >= 400 };
   }
   let response: EnvelopeResponse;
@@ -45,6 +56,13 @@ export async function idempotent(
     throw error;
   }
   if (response.status >= 500) await store.release(scope, key);
-  else await store.complete(scope, key, { status: response.status, headers: response.headers, body: response.body });
+  else await store.complete(scope, key, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
   return response;
+}
+
+function withoutSecret(response: EnvelopeResponse, field: string | undefined): unknown {
+  const body = response.body as { data?: Record<string, unknown> } | null;
+  if (!field || response.status >= 400 || !body?.data || !(field in body.data)) return response.body;
+  const { [field]: _secret, ...data } = body.data;
+  return { ...body, data };
 }

@@ -53,10 +53,14 @@ function sentOptionsOf(ctx: RequestContext): SentCallOptions {
   return sent;
 }
 
+/** Whether the key's scopes grant the operation (any one of its scopes, implication applied). */
+export function scopesGrant(principal: Principal, op: OperationSpec): boolean {
+  return op.scopes.length === 0 || op.scopes.some((scope) => grants(principal.scopes, scope));
+}
+
 function checkScopes(principal: Principal, fields: PlannedField[]): void {
   for (const { op } of fields) {
-    if (op.scopes.length === 0) continue;
-    if (!op.scopes.some((scope) => grants(principal.scopes, scope))) {
+    if (!scopesGrant(principal, op)) {
       throw new ServiceError('insufficient_scope', {
         message: `This key lacks the scope ${op.scopes.join(' or ')} needed by ${op.operationId}.`,
         // Every scope that grants the call, implied ones included (`read:social` for a platform, `*:write` for `*:read`).

@@ -50,6 +50,60 @@ describe('Idempotency-Key', () => {
     expect(before - (await balanceOf())).toBe(Number(first.headers.get('x-credits-charged')));
   });
 
+  /** Every stored answer, as text: what an idempotency replay could give back. */
+  const storedAnswers = async () =>
+    JSON.stringify(await svc.service.orm.em.getConnection().execute(`select "headers", "body" from "idempotency_key"`, [], 'all'));
+
+  it('never keeps or repeats a webhook signing secret: the replay is 409 secret_shown_once naming the webhook', async () => {
+    const owner = await svc.newKey({ scopes: ['webhooks:write'] });
+    const idem = randomUUID();
+    const body = { name: 'shown once', url: 'http://127.0.0.1:9/hook' };
+    const first = await svc.request('POST', '/v1/webhooks', { key: owner.key, body, headers: { 'idempotency-key': idem } });
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    expect(await storedAnswers()).not.toContain(first.body.data.secret);
+    const again = await svc.request('POST', '/v1/webhooks', { key: owner.key, body, headers: { 'idempotency-key': idem } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details).toEqual({ field: 'Idempotency-Key', reason: 'secret_shown_once', id: first.body.data.id });
+    expect(JSON.stringify(again.body)).not.toContain(first.body.data.secret);
+    const listed = (await svc.request('GET', '/v1/webhooks', { key: owner.key })).body.data as Array<{ name: string }>;
+    expect(listed.filter((webhook) => webhook.name === 'shown once')).toHaveLength(1);
+  });
+
+  it('gives a stored answer only to a key holding the operation\'s scope: another key of the account without it gets 403', async () => {
+    const writer = await svc.newKey({ scopes: ['read:social', 'monitors:write'] });
+    const reader = await svc.newKey({ scopes: ['read:social'], workspaceId: writer.workspaceId });
+    const idem = randomUUID();
+    const body = { name: 'scoped replay', target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' };
+    expect((await svc.request('POST', '/v1/monitors', { key: writer.key, body, headers: { 'idempotency-key': idem } })).status).toBe(201);
+    const replayed = await svc.request('POST', '/v1/monitors', { key: reader.key, body, headers: { 'idempotency-key': idem } });
+    expect(replayed.status).toBe(403);
+    expect(replayed.body.error.code).toBe('insufficient_scope');
+    expect(replayed.headers.get('idempotent-replayed')).toBeNull();
+    // The holder of the scope still gets the first answer.
+    expect((await svc.request('POST', '/v1/monitors', { key: writer.key, body, headers: { 'idempotency-key': idem } })).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('never keeps a new operator key in the clear: its replay is 409 secret_shown_once naming the key', async () => {
+    const { workspaceId } = await svc.newKey({ scopes: ['usage:read'] });
+    const idem = randomUUID();
+    const create = () =>
+      fetch(`${svc.service.operatorUrl}/operator/keys`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test-operator-token-0123456789abcdef', 'content-type': 'application/json', 'idempotency-key': idem },
+        body: JSON.stringify({ workspaceId, scopes: ['read:social'] }),
+      });
+    const first = await create();
+    expect(first.status).toBe(201);
+    const created = ((await first.json()) as { data: { id: string; key: string } }).data;
+    expect(await storedAnswers()).not.toContain(created.key);
+    const again = await create();
+    expect(again.status).toBe(409);
+    const refused = (await again.json()) as { error: { details: unknown } };
+    expect(refused.error.details).toEqual({ field: 'Idempotency-Key', reason: 'secret_shown_once', id: created.id });
+    expect(JSON.stringify(refused)).not.toContain(created.key);
+  });
+
   it('names the header when the key is malformed', async () => {
     const res = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'forum' }, headers: { 'idempotency-key': 'x'.repeat(256) } });
     expect(res.status).toBe(400);

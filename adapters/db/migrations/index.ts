@@ -16,6 +16,7 @@ import { Migration20261124600000_holds_by_database_clock } from './Migration2026
 import { Migration20261125001000_oauth_keys_out_of_database } from './Migration20261125001000_oauth_keys_out_of_database.ts';
 import { Migration20261125002000_key_change_ids } from './Migration20261125002000_key_change_ids.ts';
 import { Migration20261125003000_access_token_changes } from './Migration20261125003000_access_token_changes.ts';
+import { Migration20261125005000_idempotency_secrets_purged } from './Migration20261125005000_idempotency_secrets_purged.ts';
 import { Migration20261125004000_oauth_sessions_hashed } from './Migration20261125004000_oauth_sessions_hashed.ts';
 
 /** Every committed migration, in order; each domain appends its own (one line each). */
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125002000_key_change_ids', class: Migration20261125002000_key_change_ids },
   { name: 'Migration20261125003000_access_token_changes', class: Migration20261125003000_access_token_changes },
   { name: 'Migration20261125004000_oauth_sessions_hashed', class: Migration20261125004000_oauth_sessions_hashed },
+  { name: 'Migration20261125005000_idempotency_secrets_purged', class: Migration20261125005000_idempotency_secrets_purged },
 ];
