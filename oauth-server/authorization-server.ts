@@ -48,6 +48,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // Clients register the scopes they will ask for (the MCP client sends the challenge's); resource scopes must be known here too.
     scopes: ['offline_access', ...SCOPES],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    // OAuth 2.1 has the authorization code flow only: no implicit or hybrid response types, so none are advertised.
+    responseTypes: ['code'],
     // Every client, confidential or public, proves possession of its code (S256 is the only method oidc-provider 9 has).
     pkce: { required: () => true },
     // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.

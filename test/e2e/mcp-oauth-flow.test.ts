@@ -142,6 +142,9 @@ describe('discovery documents', () => {
       expect(res.body.code_challenge_methods_supported).toEqual(['S256']);
       expect(res.body.authorization_response_iss_parameter_supported).toBe(true);
       expect(res.body.client_id_metadata_document_supported).toBe(true);
+      // OAuth 2.1: the authorization code flow only, nothing the implicit or hybrid flows need.
+      expect(res.body.response_types_supported).toEqual(['code']);
+      expect(res.body.grant_types_supported).not.toContain('implicit');
     }
   });
 
