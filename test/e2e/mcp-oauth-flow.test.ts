@@ -146,6 +146,13 @@ describe('discovery documents', () => {
       expect(res.body.response_types_supported).toEqual(['code']);
       expect(res.body.grant_types_supported).not.toContain('implicit');
     }
+    const hybrid = await fetch(`${svc.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Hybrid', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', response_types: ['code id_token'], grant_types: ['authorization_code', 'implicit'] }),
+    });
+    expect(hybrid.status).toBe(400);
+    expect(((await hybrid.json()) as { error: string }).error).toBe('invalid_client_metadata');
   });
 
   it('answer an unauthenticated /mcp call with 401 and a challenge naming the metadata and the scopes', async () => {
