@@ -20,10 +20,11 @@ function derive(password: string, salt: Buffer, length: number, options: ScryptO
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `log2N` is for tests whose subject is not the hash's cost (default 15, what every production hash uses). */
+export async function hashPassword(password: string, log2N = LOG2_N): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, KEY_LENGTH, { N: 2 ** LOG2_N, r: BLOCK_SIZE, p: PARALLELISM, maxmem: MAX_MEMORY });
-  return `scrypt$${LOG2_N}$${BLOCK_SIZE}$${PARALLELISM}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, KEY_LENGTH, { N: 2 ** log2N, r: BLOCK_SIZE, p: PARALLELISM, maxmem: MAX_MEMORY });
+  return `scrypt$${log2N}$${BLOCK_SIZE}$${PARALLELISM}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Constant-time comparison; a malformed stored hash never matches. */
@@ -45,4 +46,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * A hash of no one's password, verified against when the email is unknown so that a refusal takes as long
  * whether or not the person exists (no account enumeration by timing).
  */
-export const DECOY_HASH = `scrypt$${LOG2_N}$${BLOCK_SIZE}$${PARALLELISM}$${Buffer.alloc(SALT_BYTES).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+export function decoyHash(log2N = LOG2_N): string {
+  return `scrypt$${log2N}$${BLOCK_SIZE}$${PARALLELISM}$${Buffer.alloc(SALT_BYTES).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+}

@@ -8,7 +8,7 @@ import type { SqlDb } from '../db/sql.ts';
 import { IdentityError } from '../identity/identity-error.ts';
 import { hashKeySecret } from '../identity/key-material.ts';
 import type { IdentityStore, PersonRecord, WorkspaceRecord } from '../identity/identity-store.ts';
-import { DECOY_HASH, hashPassword, verifyPassword } from './password-hash.ts';
+import { decoyHash, hashPassword, verifyPassword } from './password-hash.ts';
 import { createSignInThrottle, signUpKeys, SignUpThrottled, throttleKeys } from './sign-in-throttle.ts';
 
 /** A session lasts this long from sign-in, used or not; then the person signs in again. */
@@ -80,6 +80,11 @@ export interface PersonStoreOptions {
   db: SqlDb;
   identity: IdentityStore;
   clock: () => Date;
+  /**
+   * scrypt's cost (log2 N) of new hashes and of the decoy; default 15. Only tests lower it, where what is counted is
+   * attempts (throttles), not what each one costs.
+   */
+  passwordLog2N?: number;
 }
 
 interface SessionRow {
@@ -133,8 +138,9 @@ function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
 }
 
-export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptions): PersonStore {
+export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: PersonStoreOptions): PersonStore {
   const throttle = createSignInThrottle(db);
+  const decoy = decoyHash(passwordLog2N);
 
   return {
     async signUp({ email: rawEmail, password, name: rawName, address }) {
@@ -144,7 +150,7 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
       const createdAt = clock();
       const retryAfterSeconds = keys.length ? await throttle.retryAfterSeconds(keys, createdAt) : 0;
       if (retryAfterSeconds > 0) throw new SignUpThrottled(retryAfterSeconds);
-      const passwordHash = await hashPassword(validPassword(password));
+      const passwordHash = await hashPassword(validPassword(password), passwordLog2N);
       try {
         const created = await orm.em.fork({ clear: true }).transactional(async (tx) => {
           const person = tx.create(Person, { id: randomUUID(), email, name, passwordHash, createdAt });
@@ -179,7 +185,7 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
         [email],
       );
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
-      const matches = await verifyPassword(password, row?.password_hash ?? DECOY_HASH);
+      const matches = await verifyPassword(password, row?.password_hash ?? decoy);
       if (!row || !row.password_hash || !matches) {
         await throttle.record(keys, now);
         return { failure: 'invalid_credentials' };
@@ -189,7 +195,7 @@ export function createPersonStore({ orm, db, identity, clock }: PersonStoreOptio
     },
 
     async setPassword(personId, password) {
-      const passwordHash = await hashPassword(validPassword(password));
+      const passwordHash = await hashPassword(validPassword(password), passwordLog2N);
       await db.transaction(async (tx) => {
         await tx.all(`update "person" set "password_hash" = ? where "id" = ?`, [passwordHash, personId]);
         await tx.all(`delete from "person_session" where "person_id" = ?`, [personId]);

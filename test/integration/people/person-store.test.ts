@@ -11,12 +11,16 @@ describe('person store', () => {
   let db: TestDatabase;
   let orm: Orm;
   let store: PersonStore;
+  /** The same store on the same database at scrypt cost 2^10: for the tests that count dozens of attempts. */
+  let counting: PersonStore;
   let now = new Date('2026-11-24T12:00:00Z');
 
   beforeAll(async () => {
     db = await createTestDatabase();
     orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    store = createPersonStore({ orm, db: sqlDbFromOrm(orm), identity: createIdentityStore(orm), clock: () => now });
+    const options = { orm, db: sqlDbFromOrm(orm), identity: createIdentityStore(orm), clock: () => now };
+    store = createPersonStore(options);
+    counting = createPersonStore({ ...options, passwordLog2N: 10 });
   });
 
   afterAll(async () => {
@@ -41,7 +45,8 @@ describe('person store', () => {
     expect(await store.workspaces(person.id)).toEqual([{ ...workspace, role: 'owner' }]);
     expect(await store.role(person.id, workspace.id)).toBe('owner');
     const [row] = await orm.em.getConnection().execute<{ password_hash: string }[]>('select password_hash from person where id = ?', [person.id]);
-    expect(row.password_hash).toMatch(/^scrypt\$/);
+    // At the production cost: the store lowers it only when asked (passwordLog2N).
+    expect(row.password_hash).toMatch(/^scrypt\$15\$/);
     expect(row.password_hash).not.toContain('lovelace');
   });
 
@@ -74,7 +79,7 @@ describe('person store', () => {
 
   it('throttles one address guessing at many accounts', async () => {
     for (let attempt = 0; attempt < FAILURES_PER_ADDRESS; attempt++) {
-      await store.signIn({ email: `victim${attempt}@example.com`, password: 'guess-guess', address: '203.0.113.9' });
+      await counting.signIn({ email: `victim${attempt}@example.com`, password: 'guess-guess', address: '203.0.113.9' });
     }
     expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.9' })).toMatchObject({ failure: 'throttled' });
     expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.10' })).toMatchObject({ person: { email: 'ada@example.com' } });
@@ -125,17 +130,17 @@ describe('person store', () => {
 
   it('limits the accounts one address opens per window; refused and failed sign-ups keep nothing and count nothing', async () => {
     const address = '198.51.100.7';
-    await expect(store.signUp({ email: 'farm-bad@example.com', password: 'short', address })).rejects.toMatchObject({ kind: 'invalid_password' });
-    for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) await store.signUp({ email: `farm${i}@example.com`, password: 'free-credits-please', address });
-    const refused = await store.signUp({ email: 'farm-extra@example.com', password: 'free-credits-please', address }).catch((error: unknown) => error);
+    await expect(counting.signUp({ email: 'farm-bad@example.com', password: 'short', address })).rejects.toMatchObject({ kind: 'invalid_password' });
+    for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) await counting.signUp({ email: `farm${i}@example.com`, password: 'free-credits-please', address });
+    const refused = await counting.signUp({ email: 'farm-extra@example.com', password: 'free-credits-please', address }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SignUpThrottled);
     expect((refused as SignUpThrottled).retryAfterSeconds).toBe(THROTTLE_WINDOW_MS / 1000);
     const rows = await orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'farm%'`);
     expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS);
-    expect((await store.signUp({ email: 'farm-elsewhere@example.com', password: 'free-credits-please', address: '198.51.100.8' })).person.email).toBe('farm-elsewhere@example.com');
+    expect((await counting.signUp({ email: 'farm-elsewhere@example.com', password: 'free-credits-please', address: '198.51.100.8' })).person.email).toBe('farm-elsewhere@example.com');
     const saved = now;
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
-    expect((await store.signUp({ email: 'farm-later@example.com', password: 'free-credits-please', address })).person.email).toBe('farm-later@example.com');
+    expect((await counting.signUp({ email: 'farm-later@example.com', password: 'free-credits-please', address })).person.email).toBe('farm-later@example.com');
     now = saved;
   });
 
