@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { charged } from '../support/assertions.ts';
 import { fundedWorkspace, usageOf, visiblePostIds } from '../support/billing.ts';
-import { killServiceProcesses, startServiceProcess } from '../support/service-process.ts';
+import { killServiceProcesses, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -13,11 +13,14 @@ import { startTestService, type TestService } from '../support/service.ts';
  */
 const POST_PRICE = 4;
 let svc: TestService;
+/** The one child process of this file (each test on a workspace of its own); the last test kills it. */
+let child: ServiceProcess;
 
 beforeAll(async () => {
   if (!process.env.TEST_DATABASE_URL) return;
   svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 1_000_000 } } });
-});
+  child = await startServiceProcess(svc);
+}, 120_000);
 afterAll(async () => {
   await killServiceProcesses();
   await svc?.close();
@@ -47,7 +50,7 @@ async function ledgerCharges(workspaceId: string): Promise<{ total: number; rows
 
 describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processes (need a PostgreSQL server; skipped on PGlite)', () => {
   it('200 concurrent billed calls on one workspace: Σ x-credits-charged = balance change = ledger charges', async () => {
-    const { url: childUrl } = await startServiceProcess(svc);
+    const childUrl = child.url;
     // $500 of purchases: tier t3, whose rate limit the 200 calls stay well under on either instance's tier table.
     const { key, workspaceId } = await fundedWorkspace(svc, 100_000, 50_000);
     const ids = visiblePostIds(svc, 20);
@@ -76,7 +79,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('credit leases across two processe
   }, 120_000);
 
   it('the lease of a process killed with SIGKILL holds its credits until it expires by the database clock, then they come back', async () => {
-    const child = await startServiceProcess(svc);
     const childUrl = child.url;
     const { key, workspaceId } = await fundedWorkspace(svc, 20_000);
     const [id] = visiblePostIds(svc, 1);
