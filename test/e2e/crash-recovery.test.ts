@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { JOB } from '../../jobs/jobs.ts';
 import { killServiceProcesses, startServiceProcess } from '../support/service-process.ts';
 import { startTestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -59,6 +60,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
       receiver.answer('/slow', { status: 200 });
       // Past the dead attempt's lease, the delivery is due again.
       offsetMs = 61_000;
+      // The sweep's one schedule row still carries the dead process's next sweep (its default 5 s away, which this
+      // instance's start keeps): as if that had passed too, it is due now.
+      await svc.service.orm.em.getConnection().execute(`update "agenda_jobs" set "next_run_at" = now() where "name" = ?`, [JOB.deliveries]);
       await svc.service.jobs.start();
       const [delivered] = (await until(() => svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key }), (body) => body.data[0]?.status === 'succeeded')).data;
       expect(delivered).toMatchObject({ eventType: 'webhook.test', status: 'succeeded', attempts: 1 });
