@@ -56,6 +56,7 @@ describe('rate-limit refusals and the database', () => {
     for (let i = 0; i < 2; i++) expect((await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } })).status).toBe(200);
     for (let i = 0; i < CEILING - 4; i++) expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
     // Past maxAgeMs a free call would read the balance again: only the last learned one costs no statement now.
+    // Works only because the rate limiter reads Date.now() while the service's clock is injected: on one clock the window would empty.
     clock += KNOWN_BALANCE_RULES.maxAgeMs + 1_000;
     const from = log.texts.length;
     const refusals = [await svc.request('GET', '/v1/whoami', { key }), await svc.graphql('{ whoami { keyId } }', undefined, key), await svc.request('GET', '/v1/forum/posts/1a00005', { key })];
