@@ -37,6 +37,8 @@ const ERROR_STATUSES: Record<string, string> = {
   '403': 'The key lacks a required scope; `details.requiredScope` names it.',
   '404': 'No such resource, or it is not public.',
   '409': 'The request conflicts with the current state: a tier ceiling (`details.limit`), or a paused or archived monitor.',
+  '413': 'The body is over 1 MiB.',
+  '415': 'A body sent without `Content-Type: application/json`.',
   '429': 'Rate limit exhausted (see `Retry-After`), or credits held by calls in flight (`details.reason` = `credits_held`).',
   '500': 'Unexpected error; retry with backoff.',
   '503': 'A source was unreachable; retry with backoff.',
@@ -171,8 +173,11 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
   if (op.authentication === 'none') {
     responses['405'] = { description: 'Wrong method; see `Allow`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
   }
+  const takesBody = !inQuery && Object.keys(bodyProperties).length > 0;
   if (op.authentication === 'key') {
-    for (const status of op.errorStatuses ?? READ_ERRORS) {
+    // The listener refuses a body it cannot read before any operation runs; outside the spec's per-operation sets,
+    // but generated clients should know them.
+    for (const status of [...(op.errorStatuses ?? READ_ERRORS), ...(takesBody ? [413, 415] : [])]) {
       const description = ERROR_STATUSES[String(status)];
       if (!description) throw new Error(`${op.operationId}: no description for error status ${status}`);
       responses[String(status)] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
@@ -185,7 +190,7 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
     tags: [op.tag],
     security: op.authentication === 'key' ? [{ bearerAuth: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
-    ...(!inQuery && Object.keys(bodyProperties).length
+    ...(takesBody
       ? {
           requestBody: {
             required: [...required].some((name) => !pathParams.includes(name)),

@@ -119,6 +119,8 @@ describe('/openapi.json', () => {
     expect(Object.keys(document.paths['/v1/limits'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '500']);
     expect(Object.keys(document.paths['/v1/usage'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500']);
     expect(Object.keys(document.paths['/v1/forum/posts/{id}'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '503']);
+    // An operation that takes a body also lists the listener's refusals of one it cannot read.
+    expect(Object.keys(document.paths['/v1/webhooks'].post.responses).sort()).toEqual(['201', '400', '401', '402', '403', '409', '413', '415', '429', '500']);
   });
 
   it('passes the Redocly OpenAPI linter', async () => {
