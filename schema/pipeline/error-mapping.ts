@@ -35,8 +35,13 @@ function fromCreditsRefusal(error: CreditsRefusal): ServiceError {
     ...(error.minimumCredits === undefined ? {} : { minimumCredits: error.minimumCredits }),
     ...(error.price === undefined ? {} : { price: error.price }),
   };
+  // A result priced above what was left: the account is not empty, this answer is too dear for it.
+  const message =
+    error.code === 'insufficient_credits' && error.price !== undefined
+      ? `This call's result costs ${error.price} credits and the account has ${error.available} available, so it was not given and nothing was charged: ask for fewer items (a smaller limit), or add credits.`
+      : undefined;
   // The account's own calls in flight hold what is left: retry shortly.
-  return new ServiceError(error.code, { details, ...(error.code === 'credits_held' ? { headers: { 'retry-after': '1' } } : {}) });
+  return new ServiceError(error.code, { details, ...(message ? { message } : {}), ...(error.code === 'credits_held' ? { headers: { 'retry-after': '1' } } : {}) });
 }
 
 const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
