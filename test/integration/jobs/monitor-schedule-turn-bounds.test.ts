@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
+import { createMonitorService, type MonitorScheduler, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
+import { createScheduleTurns, SCHEDULE_TURN_RULES } from '../../../adapters/monitors/schedule-turns.ts';
+import { startTestService, type TestService } from '../../support/service.ts';
+
+/**
+ * Shared schedule turns hold a connection of the main pool while they wait on the job store: a slow job store must
+ * not starve the requests that need the database, and a turn that waits too long for another fails cleanly.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a slow job store', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ jobs: { autostart: false }, tiers: { free: { maxMonitors: 20 } } });
+  }, 120_000);
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  /** Monitors whose job store stops every schedule change, once `slow()` is called, until `release()`. */
+  function slowStoreMonitors(rules = SCHEDULE_TURN_RULES) {
+    const jobs = svc.service.jobs;
+    let slow = false;
+    let inStore = 0;
+    let peak = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrivals: Array<{ count: number; reached: () => void }> = [];
+    const scheduler: MonitorScheduler = {
+      ...jobs,
+      async reschedule(monitorId, row) {
+        if (slow) {
+          peak = Math.max(peak, ++inStore);
+          for (const arrival of arrivals) if (inStore >= arrival.count) arrival.reached();
+          await released;
+          inStore--;
+        }
+        return jobs.reschedule(monitorId, row);
+      },
+    };
+    const db = sqlDbFromOrm(svc.service.orm);
+    const monitors: MonitorService = createMonitorService({ db, scheduler, turns: createScheduleTurns(db, { shared: true, rules }), limits: (id) => svc.service.credits.limits(id), clock: () => new Date() });
+    return {
+      monitors,
+      slow: () => void (slow = true),
+      release,
+      peak: () => peak,
+      /** Resolves once `count` changes are waiting on the job store at once. */
+      waiting: (count: number) => new Promise<void>((reached) => arrivals.push({ count, reached })),
+    };
+  }
+
+  const daily = { name: 'm', target: { kind: 'search' as const, keywords: 'rust' }, schedule: 'daily' as const, webhookId: null, backfill: 0 };
+
+  /** Sessions in a turn: each holds its monitor's advisory lock (the only advisory locks taken here). */
+  async function sessionsInTurns(): Promise<number> {
+    const [row] = await svc.service.orm.em
+      .getConnection()
+      .execute<{ n: string }[]>(`select count(*) as "n" from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`, [], 'all');
+    return Number(row.n);
+  }
+
+  it('hold at most two connections however many monitors change at once, and the pool still answers', async () => {
+    const { workspaceId } = await svc.newKey({ scopes: ['monitors:write'] });
+    const store = slowStoreMonitors();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await store.monitors.create(workspaceId, daily)).id);
+
+    store.slow();
+    const changes = ids.map((id) => store.monitors.update(workspaceId, id, { schedule: 'weekly' }));
+    await store.waiting(SCHEDULE_TURN_RULES.concurrent);
+    // A third turn reaching the job store means turns are not capped (and, uncapped, ten fill the pool).
+    const seen = await Promise.race([sessionsInTurns(), store.waiting(SCHEDULE_TURN_RULES.concurrent + 1).then(() => 'a third turn')]);
+    store.release();
+    const answered = await Promise.all(changes);
+
+    expect(seen).toBe(SCHEDULE_TURN_RULES.concurrent);
+    expect(store.peak()).toBe(SCHEDULE_TURN_RULES.concurrent);
+    expect(answered.map((monitor) => monitor.schedule)).toEqual(ids.map(() => 'weekly'));
+  });
+
+  it('a turn that waits past its bound for another turn on the same monitor fails with a clear error', async () => {
+    const { workspaceId } = await svc.newKey({ scopes: ['monitors:write'] });
+    const holder = slowStoreMonitors();
+    const waiter = slowStoreMonitors({ ...SCHEDULE_TURN_RULES, lockTimeoutMs: 100 });
+    const { id } = await holder.monitors.create(workspaceId, daily);
+
+    holder.slow();
+    const held = holder.monitors.update(workspaceId, id, { schedule: 'weekly' });
+    await holder.waiting(1);
+    await expect(waiter.monitors.update(workspaceId, id, { schedule: 'daily' })).rejects.toMatchObject({ kind: 'state', details: { reason: 'schedule_busy' } });
+    holder.release();
+    // The refused change's row had committed before its turn: the held turn, reading the row in its turn, applies it.
+    expect(await held).toMatchObject({ schedule: 'daily', nextRunAt: expect.any(String) });
+  });
+});
