@@ -57,6 +57,17 @@ export function storedId(kind: string, id: string): string {
   return CREDENTIAL_KINDS.has(kind) ? createHash('sha256').update(id).digest('base64url') : id;
 }
 
+/**
+ * oidc-provider copies a signed-in browser's session id (its `_session` cookie) into each interaction as
+ * `session.cookie`; only `interactionDetails` hands it out, and this service reads nothing of it, so it is not kept.
+ */
+function withoutSessionId(payload: OAuthPayload): OAuthPayload {
+  const session = payload.session as Record<string, unknown> | undefined;
+  if (!session || !('cookie' in session)) return payload;
+  const { cookie: _sessionId, ...rest } = session;
+  return { ...payload, session: rest };
+}
+
 const SELECT = `select "payload", (extract(epoch from "consumed_at") * 1000)::float8 as "consumed_ms" from "oauth_model"`;
 const LIVE = `("expires_at" is null or "expires_at" > ?)`;
 /**
@@ -90,7 +101,7 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
     return {
       async upsert(id, payload, expiresIn) {
         const { jti: _credential, ...kept } = payload;
-        const stored = credential ? kept : payload;
+        const stored = credential ? kept : kind === 'Interaction' ? withoutSessionId(payload) : payload;
         const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000).toISOString() : null;
         await db.all(
           `insert into "oauth_model" ("kind", "id", "payload", "grant_id", "uid", "user_code", "expires_at")

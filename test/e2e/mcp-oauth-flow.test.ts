@@ -112,11 +112,28 @@ describe('the authorization server’s session', () => {
     const sessionId = begun.jar.get('_session');
     expect(sessionId).toEqual(expect.any(String));
     const connection = svc.service.orm.em.getConnection();
-    const clear = await connection.execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "id" = ? or "payload"::text like ?`, [sessionId, `%${sessionId}%`]);
-    expect(clear[0].n).toBe(0);
+    const clearRows = async (id: string | undefined) =>
+      (await connection.execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "id" = ? or "payload"::text like ?`, [id, `%${id}%`]))[0].n;
+    expect(await clearRows(sessionId)).toBe(0);
     const stored = await connection.execute<Array<{ id: string }>>(`select "id" from "oauth_model" where "kind" = 'Session' and "id" = ?`, [storedId('Session', sessionId!)]);
     expect(stored).toHaveLength(1);
     expect(stored[0].id).not.toBe(sessionId);
+
+    // A second client authorized from the same signed-in browser: its interaction is stored with the session's account
+    // (oidc-provider copies the session id into it too), and the raw id is still nowhere.
+    const second = pkcePair();
+    const again = await browse(begun.jar, authorizeUrl(await newClient(), second.challenge));
+    expect(again.status).toBe(303);
+    const interaction = new URL(again.headers.get('location')!, svc.url).href;
+    const signedIn = await connection.execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "kind" = 'Interaction' and "payload"->'session'->>'accountId' is not null`);
+    expect(signedIn[0].n).toBeGreaterThan(0);
+    expect(await clearRows(sessionId)).toBe(0);
+    const backAgain = await finishApproval({ jar: begun.jar, interaction });
+    expect(backAgain.searchParams.get('code')).toEqual(expect.any(String));
+    // The sign-in may give the browser a new session id: neither is stored in the clear.
+    const sessionNow = begun.jar.get('_session');
+    expect(sessionNow).toEqual(expect.any(String));
+    expect([await clearRows(sessionId), await clearRows(sessionNow)]).toEqual([0, 0]);
   });
 });
 
