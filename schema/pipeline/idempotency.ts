@@ -17,7 +17,8 @@ export function requestHash(method: string, path: string, body: unknown): string
  * the key so the request can be retried. Keys are kept 24 h, per account.
  *
  * A success that carried a secret shown once (`oneTimeSecret`, a field of its `data`) is kept without it, and its
- * replay is 409 `secret_shown_once` naming the created id: the secret is never stored in the clear nor shown twice.
+ * replay is 409 `secret_shown_once` naming the created id, also marked `idempotent-replayed: true`: the secret is
+ * never stored in the clear nor shown twice.
  */
 export async function idempotent(
   store: IdempotencyStore,
@@ -40,11 +41,13 @@ export async function idempotent(
     const { status, headers, body } = claimed.response;
     if (oneTimeSecret && status < 400) {
       const id = (body as { data?: { id?: unknown } } | null)?.data?.id;
-      return errorEnvelope(requestId, 'conflict', `The first request with this Idempotency-Key succeeded; its ${oneTimeSecret} was shown once, in that response, and is not kept. If it was lost, delete what was created and create it again.`, {
+      const refusal = errorEnvelope(requestId, 'conflict', `The first request with this Idempotency-Key succeeded; its ${oneTimeSecret} was shown once, in that response, and is not kept. If it was lost, delete what was created and create it again.`, {
         field: 'Idempotency-Key',
         reason: 'secret_shown_once',
         id,
       });
+      // A replay all the same: it does nothing, so the operator's audit must not record it as a new action.
+      return { ...refusal, headers: { ...refusal.headers, 'idempotent-replayed': 'true' } };
     }
     return { status, headers: { ...headers, 'idempotent-replayed': 'true' }, body, isError: status >= 400 };
   }

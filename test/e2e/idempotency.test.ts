@@ -64,6 +64,7 @@ describe('Idempotency-Key', () => {
     expect(await storedAnswers()).not.toContain(first.body.data.secret);
     const again = await svc.request('POST', '/v1/webhooks', { key: owner.key, body, headers: { 'idempotency-key': idem } });
     expect(again.status).toBe(409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.error.details).toEqual({ field: 'Idempotency-Key', reason: 'secret_shown_once', id: first.body.data.id });
     expect(JSON.stringify(again.body)).not.toContain(first.body.data.secret);
     const listed = (await svc.request('GET', '/v1/webhooks', { key: owner.key })).body.data as Array<{ name: string }>;
@@ -84,7 +85,7 @@ describe('Idempotency-Key', () => {
     expect((await svc.request('POST', '/v1/monitors', { key: writer.key, body, headers: { 'idempotency-key': idem } })).headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('never keeps a new operator key in the clear: its replay is 409 secret_shown_once naming the key', async () => {
+  it('never keeps a new operator key in the clear: its replay is 409 secret_shown_once naming the key, audited once', async () => {
     const { workspaceId } = await svc.newKey({ scopes: ['usage:read'] });
     const idem = randomUUID();
     const create = () =>
@@ -99,9 +100,13 @@ describe('Idempotency-Key', () => {
     expect(await storedAnswers()).not.toContain(created.key);
     const again = await create();
     expect(again.status).toBe(409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     const refused = (await again.json()) as { error: { details: unknown } };
     expect(refused.error.details).toEqual({ field: 'Idempotency-Key', reason: 'secret_shown_once', id: created.id });
     expect(JSON.stringify(refused)).not.toContain(created.key);
+    // The replay created nothing: the operator's record holds the one creation, not a second action.
+    const audit = (await svc.operator('GET', '/operator/audit')).body.data as Array<{ action: string; workspaceId: string | null; status: number }>;
+    expect(audit.filter((entry) => entry.workspaceId === workspaceId).map((entry) => [entry.action, entry.status])).toEqual([['POST /operator/keys', 201]]);
   });
 
   it('names the header when the key is malformed', async () => {
