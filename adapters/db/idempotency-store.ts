@@ -71,7 +71,13 @@ export function createIdempotencyStore(db: SqlDb, clock: () => Date): Idempotenc
       await db.all(`delete from "idempotency_key" where "scope" = ? and "key" = ? and "status" is null`, [scope, key]);
     },
     async sweep() {
-      const rows = await db.all(`delete from "idempotency_key" where "created_at" <= ? returning "key"`, [new Date(clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString()]);
+      // Also answers kept with a secret shown once: Migration20261125005000 deleted them once, but during a rolling
+      // deploy instances of the version before it still keep them; this goes on deleting what such writers leave.
+      const rows = await db.all(
+        `delete from "idempotency_key" where "created_at" <= ?
+           or "body"->'data'->'secret' is not null or ("scope" = 'operator' and "body"->'data'->'key' is not null) returning "key"`,
+        [new Date(clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
+      );
       return rows.length;
     },
   };

@@ -158,9 +158,15 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
   };
 }
 
-/** Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows. */
+/**
+ * Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows.
+ * It also undoes what instances of an earlier version write during a rolling deploy (the migrations that cleaned up
+ * ran once): sessions stored under their raw id (their payload keeps it as `jti`) are deleted, as
+ * Migration20261125004000 did, and interactions lose the session id they carry.
+ */
 export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
-  await db.all(`delete from "oauth_model" where "expires_at" <= ?`, [clock().toISOString()]);
+  await db.all(`delete from "oauth_model" where "expires_at" <= ? or ("kind" = 'Session' and "payload"->'jti' is not null)`, [clock().toISOString()]);
+  await db.all(`update "oauth_model" set "payload" = "payload" #- '{session,cookie}' where "kind" = 'Interaction' and "payload"->'session'->'cookie' is not null`);
   await db.all(
     `delete from "oauth_model" m using "api_key" k where k."revoked_at" is not null and k."oauth_grant_id" is not null
        and (m."grant_id" = k."oauth_grant_id" or (m."kind" = 'Grant' and m."id" = k."oauth_grant_id"))`,

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdempotencyStore } from '../../adapters/db/idempotency-store.ts';
+import { initOrm, type Orm } from '../../adapters/db/orm.ts';
+import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
+import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+/**
+ * Rows of the shape the purge migrations removed, written after them by instances of the earlier version still running
+ * during a rolling deploy: housekeeping removes them too, and leaves rows of the current shape.
+ */
+describe('housekeeping during a rolling deploy', () => {
+  let db: TestDatabase;
+  let orm: Orm;
+  const clock = () => new Date('2026-06-01T00:00:00Z');
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('deletes fresh idempotency answers that keep a webhook secret or an operator key, and nothing else', async () => {
+    const connection = orm.em.getConnection();
+    const kept = [
+      ['ws-1', 'webhook', { data: { id: 'w1', secret: 'whsec_kept' }, meta: {} }],
+      ['operator', 'new-key', { data: { id: 'k1', key: 'svc_live_kept' }, meta: {} }],
+      ['operator', 'purchase', { data: { balance: 10 }, meta: {} }],
+      ['ws-1', 'monitor', { data: { id: 'm1', key: 'a field of that name outside the operator API' }, meta: {} }],
+      ['ws-1', 'webhook-now', { data: { id: 'w2' }, meta: {} }],
+      ['ws-1', 'refused', { error: { code: 'conflict' } }],
+    ] as const;
+    for (const [scope, key, body] of kept) {
+      await connection.execute(`insert into "idempotency_key" ("scope", "key", "request_hash", "created_at", "status", "headers", "body") values (?, ?, 'h', ?, 201, '{}'::jsonb, ?::jsonb)`, [
+        scope,
+        key,
+        clock().toISOString(),
+        JSON.stringify(body),
+      ]);
+    }
+    expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
+
+    expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).sweep()).toBe(2);
+    const left = await connection.execute<{ key: string }[]>(`select "key" from "idempotency_key" order by "key"`, [], 'all');
+    expect(left.map((row) => row.key)).toEqual(['monitor', 'purchase', 'refused', 'running', 'webhook-now']);
+  });
+
+  it('deletes sessions stored under their raw id and strips the session id from interactions, keeping current rows', async () => {
+    const sql = sqlDbFromOrm(orm);
+    const adapter = oauthModelAdapterFactory(sql, clock);
+    const expiresAt = new Date(clock().getTime() + 3_600_000).toISOString();
+    const session = { uid: 'u-new', accountId: 'a1', kind: 'Session' };
+    await adapter('Session').upsert('session-now', { ...session, jti: 'session-now' }, 3600);
+    const interaction = { uid: 'i-now', kind: 'Interaction', params: { client_id: 'c1' } };
+    await adapter('Interaction').upsert('i-now', { ...interaction, jti: 'i-now', session: { accountId: 'a1', uid: 'u-new', cookie: 'session-now' } }, 3600);
+    // As the version before the hashing stored them.
+    const insert = (kind: string, id: string, payload: object) =>
+      sql.all(`insert into "oauth_model" ("kind", "id", "payload", "uid", "expires_at") values (?, ?, ?::jsonb, ?, ?)`, [kind, id, JSON.stringify(payload), (payload as { uid: string }).uid, expiresAt]);
+    await insert('Session', 'session-old', { uid: 'u-old', accountId: 'a1', kind: 'Session', jti: 'session-old' });
+    await insert('Interaction', 'i-old', { uid: 'i-old', kind: 'Interaction', jti: 'i-old', session: { accountId: 'a1', uid: 'u-old', cookie: 'session-old' } });
+
+    await sweepExpiredOAuthModels(sql, clock);
+
+    const rows = await sql.all<{ kind: string; id: string; payload: unknown }>(`select "kind", "id", "payload" from "oauth_model" order by "kind", "id"`);
+    expect(rows.map((row) => [row.kind, row.id])).toEqual([
+      ['Interaction', 'i-now'],
+      ['Interaction', 'i-old'],
+      ['Session', storedId('Session', 'session-now')],
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/session-old|"session-now"/);
+    expect(await adapter('Session').find('session-now')).toMatchObject({ accountId: 'a1', jti: 'session-now' });
+    expect(await adapter('Interaction').find('i-old')).toMatchObject({ uid: 'i-old', session: { accountId: 'a1', uid: 'u-old' } });
+  });
+});
