@@ -126,6 +126,8 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
 function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): FieldCost {
   const cost = field.extensions[FIELD_COST] as FieldCostOf;
   let args: Record<string, unknown>;
+  // A field without arguments has none to coerce (whoami, health): skip graphql's coercion, done on every call.
+  if (field.args.length === 0) return cost({});
   try {
     args = getArgumentValues(field, node, variables);
   } catch {
