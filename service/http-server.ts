@@ -77,16 +77,22 @@ async function creditHeaders(ctx: RequestContext): Promise<Record<string, string
   return ctx.responseHeaders;
 }
 
-function send(res: ServerResponse, requestId: string, response: EnvelopeResponse, extraHeaders: Record<string, string> = {}): void {
-  const body = JSON.stringify(response.body);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId };
-  for (const name in extraHeaders) headers[name] = extraHeaders[name]!;
-  for (const name in response.headers) headers[name] = response.headers[name]!;
-  // A flat [name, value, …] list: node writes it without walking and re-validating an object's entries.
+/**
+ * A whole answer in one head and one write. The head goes as a flat [name, value, …] list, which node writes without
+ * walking and re-validating an object's entries; later sources win for a name, as object spreading would.
+ */
+function writeWhole(res: ServerResponse, status: number, body: string, ...sources: Record<string, string | number>[]): void {
+  const headers: Record<string, string | number> = {};
+  for (const source of sources) for (const name in source) headers[name] = source[name]!;
+  headers['content-length'] = Buffer.byteLength(body);
   const flat: (string | number)[] = [];
   for (const name in headers) flat.push(name, headers[name]!);
-  res.writeHead(response.status, flat as unknown as Record<string, string>);
+  res.writeHead(status, flat as unknown as Record<string, string>);
   res.end(body);
+}
+
+function send(res: ServerResponse, requestId: string, response: EnvelopeResponse, extraHeaders: Record<string, string> = {}): void {
+  writeWhole(res, response.status, JSON.stringify(response.body), { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId }, extraHeaders, response.headers);
 }
 
 /** Whether an MCP request opens a long-lived `subscriptions/listen` stream, which must not be buffered. */
@@ -156,11 +162,7 @@ export function createHttpServer(routes: HttpRoutes): Server {
       const body = await readBody(req, MAX_BODY_BYTES);
       if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close', ...(await creditHeaders(ctx)) });
       const answer = common ? await routes.graphqlJson({ body, headers: req.headers }, ctx) : undefined;
-      if (answer) {
-        res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
-        res.end(answer.body);
-        return;
-      }
+      if (answer) return writeWhole(res, answer.status, answer.body, answer.headers);
       // Nothing ran on the common path's context when it declined: yoga starts afresh on the whole body.
       const yogaCtx = common ? newContext(routes, req, 'graphql', requestId, seen) : ctx;
       return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), yogaCtx), async () => ({}));
