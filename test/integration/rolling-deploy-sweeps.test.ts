@@ -4,6 +4,7 @@ import { initOrm, type Orm } from '../../adapters/db/orm.ts';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
 import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { insertKeptAnswers } from '../support/kept-answers.ts';
 
 /**
  * Rows of the shape the purge migrations removed, written after them by instances of the earlier version still running
@@ -25,22 +26,7 @@ describe('housekeeping during a rolling deploy', () => {
 
   it('deletes fresh idempotency answers that keep a webhook secret or an operator key, and nothing else', async () => {
     const connection = orm.em.getConnection();
-    const kept = [
-      ['ws-1', 'webhook', { data: { id: 'w1', secret: 'whsec_kept' }, meta: {} }],
-      ['operator', 'new-key', { data: { id: 'k1', key: 'svc_live_kept' }, meta: {} }],
-      ['operator', 'purchase', { data: { balance: 10 }, meta: {} }],
-      ['ws-1', 'monitor', { data: { id: 'm1', key: 'a field of that name outside the operator API' }, meta: {} }],
-      ['ws-1', 'webhook-now', { data: { id: 'w2' }, meta: {} }],
-      ['ws-1', 'refused', { error: { code: 'conflict' } }],
-    ] as const;
-    for (const [scope, key, body] of kept) {
-      await connection.execute(`insert into "idempotency_key" ("scope", "key", "request_hash", "created_at", "status", "headers", "body") values (?, ?, 'h', ?, 201, '{}'::jsonb, ?::jsonb)`, [
-        scope,
-        key,
-        clock().toISOString(),
-        JSON.stringify(body),
-      ]);
-    }
+    await insertKeptAnswers(orm, clock());
     expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
 
     expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).sweep()).toBe(2);
