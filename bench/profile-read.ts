@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
+import { startCpuWatch } from './cpu.ts';
 import { load } from './load.ts';
 import { buyCredits, workspaceOf } from './operator.ts';
 import { spawnService, spawnUntil, type BenchService } from './processes.ts';
@@ -20,13 +20,6 @@ const profileDir = process.env.BENCH_PROFILE;
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
-
-/** User + system CPU seconds of one process so far (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function databaseCounters(): Promise<Record<string, number> | undefined> {
   if (!databaseUrl) return undefined;
@@ -84,15 +77,17 @@ try {
   const session = profileDir ? await inspect(service) : undefined;
   await session?.send('Profiler.enable');
   await session?.send('Profiler.start');
-  const [cpuBefore, countersBefore, loadBefore] = [cpuSeconds(service.pid), await databaseCounters(), loadavg()[0]!];
+  const [countersBefore, loadBefore] = [await databaseCounters(), loadavg()[0]!];
+  const watch = startCpuWatch([service.pid]);
   const result = await load(spec, { seconds, connections: 20 });
-  const [cpuAfter, countersAfter, loadAfter] = [cpuSeconds(service.pid), await databaseCounters(), loadavg()[0]!];
+  const cpu = watch(result.requests);
+  const [countersAfter, loadAfter] = [await databaseCounters(), loadavg()[0]!];
   const profile = await session?.send<{ profile: unknown }>('Profiler.stop');
   session?.close();
 
   const perCall = (value: number) => Number((value / result.requests).toFixed(3));
   console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}: ${result.requestsPerSecond.toFixed(0)} req/s, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`);
-  console.log(`service CPU per call: ${perCall((cpuAfter - cpuBefore) * 1000)} ms`);
+  console.log(`service CPU per call: ${cpu ? (cpu.ownUsPerCall / 1000).toFixed(3) : 'not measured (no /proc)'} ms`);
   if (countersBefore && countersAfter) {
     console.log('PostgreSQL per call:', Object.fromEntries(Object.keys(countersAfter).map((name) => [name, perCall(countersAfter[name]! - countersBefore[name]!)])));
   }
