@@ -3,6 +3,7 @@ import type { MonitorScheduler, MonitorService } from '../adapters/monitors/moni
 import type { MonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import type { AttemptTrigger, DeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
 import { isUniqueViolation } from '../adapters/db/sql.ts';
+import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
 
 /** Job names: one schedule per monitor, one job per queued run, the delivery sweep and housekeeping. */
 export const JOB = {
@@ -27,6 +28,8 @@ export interface JobsOptions {
   onError: (error: unknown, job: string) => void;
   /** How often due webhook deliveries are swept (retries come due on their own schedule). */
   deliverySweepMs?: number;
+  /** The job store keeps its jobs in the service's own database (table `agenda_jobs`), not in MongoDB. */
+  jobsInDatabase: boolean;
 }
 
 export interface Jobs extends MonitorScheduler {
@@ -60,7 +63,9 @@ export function createJobs(options: JobsOptions): Jobs {
     JOB.monitorSchedule,
     guarded(JOB.monitorSchedule, async (job) => {
       // Agenda has already computed this schedule's next firing: the monitor shows that time.
-      await options.monitors().queueScheduledRun(job.attrs.data.monitorId, job.attrs.nextRunAt ?? null);
+      const queued = await options.monitors().queueScheduledRun(job.attrs.data.monitorId, job.attrs.nextRunAt ?? null);
+      // Left by a delete whose job store (MongoDB) failed once the row was gone: no monitor ever takes its id again.
+      if (queued === 'gone') await unschedule(job.attrs.data.monitorId);
     }),
   );
   agenda.define<{ runId: string }>(
@@ -125,6 +130,7 @@ export function createJobs(options: JobsOptions): Jobs {
   const cancelSchedule = async (monitorId: string) => {
     await agenda.cancel({ name: JOB.monitorSchedule, data: { monitorId } });
   };
+  const unschedule = (monitorId: string) => oneAtATime(monitorId, () => cancelSchedule(monitorId));
 
   return {
     reschedule: (monitorId, row) =>
@@ -136,7 +142,13 @@ export function createJobs(options: JobsOptions): Jobs {
         if (state) await row.record(nextRunAt);
         return nextRunAt;
       }),
-    unschedule: (monitorId) => oneAtATime(monitorId, () => cancelSchedule(monitorId)),
+    async unscheduleWithin(tx, monitorId) {
+      if (!options.jobsInDatabase) return false;
+      // What agenda.cancel runs, on the caller's connection (the one-schedule index serves the lookup).
+      await tx.all(`delete from "${JOBS_TABLE}" where "name" = ? and "data"->>'monitorId' = ?`, [JOB.monitorSchedule, monitorId]);
+      return true;
+    },
+    unschedule,
     async enqueueRun(run) {
       await agenda.now(JOB.monitorRun, { runId: run.id });
     },

@@ -23,6 +23,13 @@ export interface MonitorScheduler {
    * monitor's turn, so of two changes racing, the schedule left is the latest row's, whatever order they arrive in.
    */
   reschedule(monitorId: string, row: { current(): Promise<ScheduleState | null>; record(nextRunAt: Date | null): Promise<void> }): Promise<Date | null>;
+  /**
+   * Removes the monitor's schedule within `tx`, the transaction that deletes the monitor, where the job store is the
+   * service's own database (PostgreSQL, PGlite): a statement in `tx`, so both commit or neither does. Returns false
+   * where the job store is elsewhere (MongoDB): the caller then calls `unschedule` once the deletion has committed.
+   */
+  unscheduleWithin(tx: SqlRunner, monitorId: string): Promise<boolean>;
+  /** Removes the monitor's schedule through the job store, at once. */
   unschedule(monitorId: string): Promise<void>;
   /** Hands a queued run to a worker. */
   enqueueRun(run: { id: string; monitorId: string }): Promise<void>;
@@ -57,8 +64,11 @@ export interface MonitorService {
   results(workspaceId: string, id: string, limit: number): Promise<MonitorResult[]>;
   /** Queues a run unless one is already queued (then that one is returned). */
   runNow(workspaceId: string, id: string): Promise<{ jobId: string; queued: true }>;
-  /** Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires, with its next firing). */
-  queueScheduledRun(monitorId: string, nextRunAt: Date | null): Promise<{ id: string } | null>;
+  /**
+   * Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires, with its next firing):
+   * its run, or why none: the monitor is not active on a schedule, or it no longer exists.
+   */
+  queueScheduledRun(monitorId: string, nextRunAt: Date | null): Promise<{ id: string } | 'not_scheduled' | 'gone'>;
 }
 
 export interface MonitorServiceOptions {
@@ -233,17 +243,21 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
     async remove(workspaceId, id) {
       await requireMonitor(db, workspaceId, id);
-      // Cancelled and deleted in one turn: a change waiting for it then finds no row and schedules nothing, where one
-      // that read the row between the two would have left a schedule behind.
-      await turns.take(id, async (turn) => {
-        await scheduler.unschedule(id);
-        await turn.transaction(async (tx) => {
+      // In one turn, so a change waiting for it then finds no row and schedules nothing. The row and (on a job store in
+      // this database) the schedule go in one transaction: whatever step fails, both stay. A job store elsewhere is
+      // told once the row is gone, so a failure there leaves a schedule without a monitor, which removes itself when
+      // it fires (docs/monitors.md), never an active monitor without its schedule.
+      let removedWithin = false;
+      await turns.take(id, (turn) =>
+        turn.transaction(async (tx) => {
           // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
           // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
           await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
           await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
-        });
-      });
+          removedWithin = await scheduler.unscheduleWithin(tx, id);
+        }),
+      );
+      if (!removedWithin) await scheduler.unschedule(id);
       return { id, deleted: true };
     },
 
@@ -272,8 +286,9 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         `update "monitor" set "next_run_at" = ? where "id" = ? and "status" = 'active' and "schedule" <> 'manual' returning *`,
         [nextRunAt?.toISOString() ?? null, monitorId],
       );
-      if (!monitor) return null;
-      return { id: await queueAndDispatch(monitorId, 'schedule') };
+      if (monitor) return { id: await queueAndDispatch(monitorId, 'schedule') };
+      const [exists] = await db.all(`select 1 from "monitor" where "id" = ?`, [monitorId]);
+      return exists ? 'not_scheduled' : 'gone';
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createMonitorService, type MonitorPatch, type MonitorScheduler, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
-import { createScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
+import { createScheduleTurns, type ScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
 import { JOB } from '../../../jobs/jobs.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
@@ -23,7 +23,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
 
   /**
    * Instance one's monitors, except that its next change stops in its turn until released: a schedule change once it
-   * has read the row, a delete once it has cancelled the schedule.
+   * has read the row, a delete once it holds the turn, before its statements.
    */
   function holdingMonitors(): { monitors: MonitorService; holdNext(): Promise<() => void> } {
     const jobs = one.service.jobs;
@@ -47,13 +47,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
             return state;
           },
         }),
-      async unschedule(monitorId) {
-        await jobs.unschedule(monitorId);
-        await held();
-      },
     };
     const db = sqlDbFromOrm(one.service.orm);
-    const monitors = createMonitorService({ db, scheduler, turns: createScheduleTurns(db, { shared: true }), limits: (id) => one.service.credits.limits(id), clock: () => new Date() });
+    const shared = createScheduleTurns(db, { shared: true });
+    // A delete is held as it enters its transaction: its turn taken, nothing of it done yet.
+    const turns: ScheduleTurns = {
+      take: (monitorId, work) => shared.take(monitorId, (turn) => work({ ...turn, transaction: async (statements) => (await held(), turn.transaction(statements)) })),
+    };
+    const monitors = createMonitorService({ db, scheduler, turns, limits: (id) => one.service.credits.limits(id), clock: () => new Date() });
     return {
       monitors,
       holdNext() {
@@ -126,12 +127,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
     });
   }
 
-  it('leaves no schedule behind when a change of the other instance comes between a delete’s cancel and its row', async () => {
+  it('leaves no schedule behind when a change of the other instance comes while a delete holds its turn', async () => {
     const { workspaceId } = await one.newKey({ scopes: ['monitors:write'] });
     const { monitors, holdNext } = holdingMonitors();
     const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
 
-    // Instance one's delete has cancelled the schedule and stops before deleting the row; instance two's PATCH comes then.
+    // Instance one's delete holds its turn, its row and schedule not yet deleted; instance two's PATCH commits its row
+    // then and waits for the turn, which it gets once the delete has committed: it must find no row to schedule.
     const held = holdNext();
     const removed = monitors.remove(workspaceId, id);
     const release = await held;
