@@ -40,18 +40,24 @@ export interface SqlDb extends SqlRunner {
 /**
  * Stores talk SQL through the ORM's own connection (the `pg` pool, or PGlite's single connection, which
  * runs one transaction at a time), so it needs no pool of its own and runs unchanged on both drivers.
+ * Transactions are Kysely's own (the ORM's query builder), not the ORM's `transactional`: Kysely hands the connection
+ * back to the pool however the transaction ends, and the pool drops one whose session the server ended. The ORM's
+ * hands it back only after a rollback that succeeded, which on a dead session throws, so each lost session would
+ * take a pool connection with it for good.
  */
 export function sqlDbFromOrm(orm: Orm): SqlDb {
   const connection = orm.em.getConnection();
   return {
     all: <T extends object>(sql: string, params: readonly unknown[] = []) => connection.execute<T[]>(sql, params, 'all'),
     transaction: <T>(work: (tx: SqlRunner) => Promise<T>) =>
-      connection.transactional((trx) =>
-        work({
-          all: <R extends object>(sql: string, params: readonly unknown[] = []) =>
-            connection.execute<R[]>(sql, params, 'all', trx),
-        }),
-      ),
+      connection
+        .getClient()
+        .transaction()
+        .execute((trx) =>
+          work({
+            all: <R extends object>(sql: string, params: readonly unknown[] = []) => connection.execute<R[]>(sql, params, 'all', trx),
+          }),
+        ),
   };
 }
 

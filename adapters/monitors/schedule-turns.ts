@@ -19,10 +19,12 @@ export interface ScheduleTurns {
  *   connection, so a slow job store holds at most this many connections and requests keep the other eight.
  * - `lockTimeoutMs`: how long a turn waits for another instance's turn on the same monitor (which lasts a few job
  *   store calls, each milliseconds when the store is healthy) before giving up rather than holding its connection.
- * No idle_in_transaction_session_timeout: PostgreSQL ends the session when it fires, and the ORM's rollback on the
- * dead connection then throws before giving it back to the pool, so the bound would lose the connection for good.
+ * - `idleMs`: how long the turn's transaction may sit idle, awaiting the job store, before PostgreSQL ends its session
+ *   (idle_in_transaction_session_timeout): a job store that stops answering holds the lock and the connection no
+ *   longer than this. The ended session's connection leaves the pool (`sqlDbFromOrm`), and the change fails as the
+ *   database unavailable (503).
  */
-export const SCHEDULE_TURN_RULES = { concurrent: 2, lockTimeoutMs: 10_000 };
+export const SCHEDULE_TURN_RULES = { concurrent: 2, lockTimeoutMs: 10_000, idleMs: 10_000 };
 
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -76,8 +78,11 @@ export function createScheduleTurns(db: SqlDb, options: { shared: boolean; rules
       return await db.transaction(async (tx) => {
         // First statement of the transaction: the row read again in the turn must see what committed before the lock.
         await tx.all(`set transaction isolation level read committed`);
-        // SET LOCAL, with the bound as a parameter.
-        await tx.all(`select set_config('lock_timeout', ?, true)`, [`${rules.lockTimeoutMs}ms`]);
+        // SET LOCAL, with the bounds as parameters.
+        await tx.all(`select set_config('lock_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true)`, [
+          `${rules.lockTimeoutMs}ms`,
+          `${rules.idleMs}ms`,
+        ]);
         await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-schedule:' || ?))`, [monitorId]);
         return work(inTransaction(tx));
       });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createMonitorService, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
-import { createScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
+import { createScheduleTurns, SCHEDULE_TURN_RULES } from '../../../adapters/monitors/schedule-turns.ts';
 import { JOB } from '../../../jobs/jobs.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   svc = await startTestService({ jobs: { autostart: false } });
   const db = sqlDbFromOrm(svc.service.orm);
   // A short lock timeout, so the case where the run lock is held fails in a fraction of a second.
-  const turns = createScheduleTurns(db, { shared: svc.db.backend === 'postgresql', rules: { concurrent: 2, lockTimeoutMs: 300 } });
+  const turns = createScheduleTurns(db, { shared: svc.db.backend === 'postgresql', rules: { ...SCHEDULE_TURN_RULES, lockTimeoutMs: 300 } });
   monitors = createMonitorService({ db, scheduler: svc.service.jobs, turns, limits: (id) => svc.service.credits.limits(id), clock: () => new Date() });
 });
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../../../adapters/db/connection-error.ts';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createMonitorService, type MonitorScheduler, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import { createScheduleTurns, SCHEDULE_TURN_RULES } from '../../../adapters/monitors/schedule-turns.ts';
@@ -50,6 +51,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     };
   }
 
+  const sql = <T extends object>(statement: string, params: unknown[] = []) => svc.service.orm.em.getConnection().execute<T[]>(statement, params, 'all');
+
   const daily = { name: 'm', target: { kind: 'search' as const, keywords: 'rust' }, schedule: 'daily' as const, webhookId: null, backfill: 0 };
 
   /** Sessions in a turn: each holds its monitor's advisory lock (the only advisory locks taken here). */
@@ -92,5 +95,55 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     holder.release();
     // The refused change's row had committed before its turn: the held turn, reading the row in its turn, applies it.
     expect(await held).toMatchObject({ schedule: 'daily', nextRunAt: expect.any(String) });
+  });
+
+  /** The session in a turn: the one holding an advisory lock (the only advisory locks taken here). */
+  async function turnSession(): Promise<number> {
+    const [row] = await sql<{ pid: number }>(`select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`);
+    return row.pid;
+  }
+
+  it('a turn whose session the server ends gives its pool connection back: more turns killed than the pool has connections, and it still answers', async () => {
+    const { workspaceId } = await svc.newKey({ scopes: ['monitors:write'] });
+    const { id } = await slowStoreMonitors().monitors.create(workspaceId, daily);
+    // One more than the pool's 10 connections: a turn's connection lost for good each time would leave none.
+    for (let i = 0; i < 11; i++) {
+      expect(await sql(`select 1 as "one"`)).toEqual([{ one: 1 }]);
+      const store = slowStoreMonitors();
+      store.slow();
+      const change = store.monitors.update(workspaceId, id, { schedule: i % 2 ? 'daily' : 'weekly' });
+      await store.waiting(1);
+      // The turn sits idle in its transaction, awaiting the job store, when its session is ended.
+      await sql(`select pg_terminate_backend(?)`, [await turnSession()]);
+      store.release();
+      const error = await change.then(() => undefined, (failure: unknown) => failure);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    }
+    expect(await sql(`select 1 as "one"`)).toEqual([{ one: 1 }]);
+  });
+
+  it('a turn idle past its bound, its job store not answering, loses its session and lock; once the store answers it fails and the pool still answers', async () => {
+    const { workspaceId } = await svc.newKey({ scopes: ['monitors:write'] });
+    const store = slowStoreMonitors({ ...SCHEDULE_TURN_RULES, idleMs: 200 });
+    const { id } = await store.monitors.create(workspaceId, daily);
+
+    store.slow();
+    const change = store.monitors.update(workspaceId, id, { schedule: 'weekly' });
+    const failed = change.then(() => undefined, (failure: unknown) => failure);
+    await store.waiting(1);
+    const pid = await turnSession();
+    // The job store still holds the change: only the server's bound can end the session (polled for up to 5 s).
+    let ended = false;
+    for (let i = 0; i < 100 && !ended; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ended = (await sql(`select 1 from pg_stat_activity where pid = ?`, [pid])).length === 0;
+    }
+    const [{ free }] = await sql<{ free: boolean }>(`select pg_try_advisory_xact_lock(hashtext('monitor-schedule:' || ?)) as "free"`, [id]);
+    store.release();
+
+    expect(ended).toBe(true);
+    expect(free).toBe(true);
+    expect(isDatabaseUnavailable(await failed)).toBe(true);
+    expect(await sql(`select 1 as "one"`)).toEqual([{ one: 1 }]);
   });
 });

@@ -52,7 +52,7 @@ describe('a monitor’s schedule turns', () => {
     expect(await next).toBe('next');
   });
 
-  it('shared: in a READ COMMITTED transaction with a lock timeout, hold the monitor’s advisory lock, and run the change’s statements and transactions in it', async () => {
+  it('shared: in a READ COMMITTED transaction with a lock timeout and an idle timeout, hold the monitor’s advisory lock, and run the change’s statements and transactions in it', async () => {
     const { db, statements } = recordingDb();
     await createScheduleTurns(db, { shared: true }).take('m1', async (turn) => {
       await turn.all('select 1');
@@ -60,7 +60,7 @@ describe('a monitor’s schedule turns', () => {
     });
     expect(statements).toEqual([
       'tx1: set transaction isolation level read committed',
-      `tx1: select set_config('lock_timeout', ?, true)`,
+      `tx1: select set_config('lock_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true)`,
       `tx1: select pg_advisory_xact_lock(hashtext('monitor-schedule:' || ?))`, 'tx1: select 1', 'tx1: delete 1']);
   });
 
