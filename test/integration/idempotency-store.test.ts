@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore, IDEMPOTENCY_TTL_MS } from '../../adapters/db/idempotency-store.ts';
-import { initOrm, type Orm } from '../../adapters/db/orm.ts';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { useMigratedOrm } from '../support/migrated-orm.ts';
 
 /** The Idempotency-Key store on the real database, on an injected clock: how long a key holds, and when it frees. */
-let db: TestDatabase;
-let orm: Orm;
+const migrated = useMigratedOrm();
 let clock = new Date('2026-06-01T00:00:00Z');
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 const first = { status: 201, headers: { 'x-credits-charged': '0' }, body: { data: { id: 'w1' } } };
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-});
-afterAll(async () => {
-  await orm?.close(true);
-  await db?.drop();
-});
-
 describe(`idempotency keys (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('replay the first response for a day, refuse another request meanwhile, and are free again after 24 h', async () => {
-    const store = createIdempotencyStore(sqlDbFromOrm(orm), () => clock);
+    const store = createIdempotencyStore(sqlDbFromOrm(migrated.orm), () => clock);
     expect(await store.claim('ws-1', 'key-a', 'hash-1')).toEqual({ kind: 'new' });
     expect(await store.claim('ws-1', 'key-a', 'hash-1')).toEqual({ kind: 'in_progress' });
     await store.complete('ws-1', 'key-a', first);
@@ -43,7 +32,7 @@ describe(`idempotency keys (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PG
   });
 
   it('free a key whose first request failed or whose process died', async () => {
-    const store = createIdempotencyStore(sqlDbFromOrm(orm), () => clock);
+    const store = createIdempotencyStore(sqlDbFromOrm(migrated.orm), () => clock);
     expect(await store.claim('ws-3', 'key-b', 'hash-1')).toEqual({ kind: 'new' });
     await store.release('ws-3', 'key-b');
     expect(await store.claim('ws-3', 'key-b', 'hash-1')).toEqual({ kind: 'new' });

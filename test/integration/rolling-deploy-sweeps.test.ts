@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../adapters/db/idempotency-store.ts';
-import { initOrm, type Orm } from '../../adapters/db/orm.ts';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
 import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { useMigratedOrm } from '../support/migrated-orm.ts';
 import { insertKeptAnswers } from '../support/kept-answers.ts';
 
 /**
@@ -11,31 +10,21 @@ import { insertKeptAnswers } from '../support/kept-answers.ts';
  * during a rolling deploy: housekeeping removes them too, and leaves rows of the current shape.
  */
 describe('housekeeping during a rolling deploy', () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   const clock = () => new Date('2026-06-01T00:00:00Z');
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
-  });
-
   it('deletes fresh idempotency answers that keep a webhook secret or an operator key, and nothing else', async () => {
-    const connection = orm.em.getConnection();
-    await insertKeptAnswers(orm, clock());
-    expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
+    const connection = migrated.orm.em.getConnection();
+    await insertKeptAnswers(migrated.orm, clock());
+    expect(await createIdempotencyStore(sqlDbFromOrm(migrated.orm), clock).claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
 
-    expect(await createIdempotencyStore(sqlDbFromOrm(orm), clock).sweep()).toBe(2);
+    expect(await createIdempotencyStore(sqlDbFromOrm(migrated.orm), clock).sweep()).toBe(2);
     const left = await connection.execute<{ key: string }[]>(`select "key" from "idempotency_key" order by "key"`, [], 'all');
     expect(left.map((row) => row.key)).toEqual(['monitor', 'purchase', 'refused', 'running', 'webhook-now']);
   });
 
   it('deletes sessions stored under their raw id and strips the session id from interactions, keeping current rows', async () => {
-    const sql = sqlDbFromOrm(orm);
+    const sql = sqlDbFromOrm(migrated.orm);
     const adapter = oauthModelAdapterFactory(sql, clock);
     const expiresAt = new Date(clock().getTime() + 3_600_000).toISOString();
     const session = { uid: 'u-new', accountId: 'a1', kind: 'Session' };

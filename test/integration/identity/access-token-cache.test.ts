@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import { KeyCache } from '../../../adapters/identity/key-cache.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../../../adapters/oauth/connection-store.ts';
 import type { ChangedKey } from '../../../adapters/identity/key-change-acks.ts';
 import { oauthModelAdapterFactory, storedId } from '../../../adapters/oauth/oauth-model-adapter.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 /** MCP access tokens served from the key cache: expiry judged on the injected clock, with no read. */
 describe('access tokens in the key cache', () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   let sql: SqlDb;
   let store: ConnectionStore;
   let now = new Date('2026-11-25T00:00:00Z');
   let statements = 0;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    const base = sqlDbFromOrm(orm);
+    const base = sqlDbFromOrm(migrated.orm);
     sql = { ...base, all: (text, params) => (statements++, base.all(text, params)) };
     store = createConnectionStore(sql, () => now, new KeyCache<VerifiedAccessToken>());
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
   });
 
   it('answers a known token from memory until the instant it expires, then refuses it without a read', async () => {
@@ -54,6 +46,7 @@ describe('access tokens in the key cache', () => {
     expect(await store.verifyAccessToken(token)).toEqual({ failure: 'unknown' });
     expect(statements).toBe(before);
   });
+
   it("revoking a grant's records waits for every instance to forget its connection's access tokens", async () => {
     const workspaceId = randomUUID();
     const grantId = `grant-${randomUUID()}`;

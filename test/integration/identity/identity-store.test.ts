@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { IdentityError } from '../../../adapters/identity/identity-error.ts';
 import {
   createIdentityStore,
@@ -9,24 +8,16 @@ import {
   type WorkspaceRecord,
 } from '../../../adapters/identity/identity-store.ts';
 import { DISPLAY_PREFIX_LENGTH, hashKeySecret } from '../../../adapters/identity/key-material.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('identity store', () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   let store: IdentityStore;
   let workspace: WorkspaceRecord;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    store = createIdentityStore(orm);
+    store = createIdentityStore(migrated.orm);
     workspace = await store.createWorkspace({ name: 'Acme' });
-  });
-
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
   });
 
   describe('people and workspaces', () => {
@@ -49,7 +40,7 @@ describe('identity store', () => {
       expect(first).toMatchObject({ ownerPersonId: person.id, receivesFreeGrant: true });
       expect(second).toMatchObject({ ownerPersonId: person.id, receivesFreeGrant: false });
       expect(await store.getWorkspace(first.id)).toEqual(first);
-      const memberships = await orm.em
+      const memberships = await migrated.orm.em
         .getConnection()
         .execute<{ workspace_id: string; role: string }[]>('select workspace_id, role from membership where person_id = ? order by created_at', [person.id]);
       expect(memberships.map((m) => [m.workspace_id, m.role]).sort()).toEqual([[first.id, 'owner'], [second.id, 'owner']].sort());
@@ -97,7 +88,7 @@ describe('identity store', () => {
         expiresAt,
         revokedAt: null,
       });
-      const rows = await orm.em.getConnection().execute<Record<string, unknown>[]>('select * from api_key where id = ?', [created.keyId]);
+      const rows = await migrated.orm.em.getConnection().execute<Record<string, unknown>[]>('select * from api_key where id = ?', [created.keyId]);
       expect(rows).toHaveLength(1);
       expect(rows[0].hash).toBe(hashKeySecret(created.key));
       expect(JSON.stringify(rows[0])).not.toContain(created.key);
@@ -140,7 +131,7 @@ describe('identity store', () => {
     });
 
     it('revokes immediately, for every store on the same database, and keeps the first revocation time', async () => {
-      const other = createIdentityStore(orm);
+      const other = createIdentityStore(migrated.orm);
       const created = await store.createApiKey({ workspaceId: workspace.id, label: 'live', scopes: ['read:forum'], expiresAt: null });
       expect(await other.authenticateKey(created.key)).toMatchObject({ keyId: created.keyId });
       const revokedAt = new Date();

@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm } from '../../../adapters/db/orm.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { listenToPostgres, type KeyChangeFeed } from '../../../adapters/identity/key-change-feed.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 const quiet = { changed: () => {}, lost: () => {}, listening: () => {} };
 const settings = (fingerprint: string) => ({ fingerprint, refusal: (theirs: string) => `SVC_TIERS differs: ${theirs}, not ${fingerprint}` });
 
 /** Instances present on one PostgreSQL database through their key change feeds, and the settings they must share. */
 describe.runIf(process.env.TEST_DATABASE_URL)('instance presence', () => {
-  let db: TestDatabase;
+  // Migrated: the presence check itself needs no table, but this is the database instances would share.
+  const migrated = useMigratedOrm();
   const feeds: KeyChangeFeed[] = [];
   const start = async (fingerprint: string) => {
-    const feed = await listenToPostgres(db.databaseUrl!, quiet, { settings: settings(fingerprint) });
+    const feed = await listenToPostgres(migrated.db.databaseUrl!, quiet, { settings: settings(fingerprint) });
     feeds.push(feed);
     return feed;
   };
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    // Migrated: the presence check itself needs no table, but this is the database instances would share.
-    await (await initOrm({ databaseUrl: db.databaseUrl })).close(true);
-  });
   afterAll(async () => {
     for (const feed of feeds) await feed.close();
-    await db?.drop();
   });
 
   it('of two instances starting at once with different settings, exactly one starts', async () => {

@@ -6,11 +6,11 @@ import type { ChangedKey } from '../../../adapters/identity/key-change-acks.ts';
 import { KeyCache } from '../../../adapters/identity/key-cache.ts';
 import { KEY_ACKS_CHANNEL, keyCachesFollowing, listenToPglite, listenToPostgres, type KeyChangeFeed, type KeyChangeHandlers } from '../../../adapters/identity/key-change-feed.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 /** The identity store with its key cache and the database's change feed, on the backend of this run. */
 describe('key cache', () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   let feed: KeyChangeFeed;
   let store: IdentityStore;
   let workspace: WorkspaceRecord;
@@ -18,25 +18,21 @@ describe('key cache', () => {
   let statements = 0;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
     const cache = new KeyCache<AuthenticatedKey>({ enabled: false });
-    const pglite = await embeddedPglite(orm);
-    feed = pglite ? await listenToPglite(pglite, keyCachesFollowing(cache)) : await listenToPostgres(db.databaseUrl!, keyCachesFollowing(cache));
-    const connection = orm.em.getConnection();
+    const pglite = await embeddedPglite(migrated.orm);
+    feed = pglite ? await listenToPglite(pglite, keyCachesFollowing(cache)) : await listenToPostgres(migrated.db.databaseUrl!, keyCachesFollowing(cache));
+    const connection = migrated.orm.em.getConnection();
     const execute = connection.execute.bind(connection);
     connection.execute = ((...args: Parameters<typeof execute>) => {
       statements++;
       return execute(...args);
     }) as typeof connection.execute;
-    store = createIdentityStore(orm, { keyCache: cache, keyChanges: feed });
+    store = createIdentityStore(migrated.orm, { keyCache: cache, keyChanges: feed });
     workspace = await store.createWorkspace({ name: 'Cache' });
   });
 
   afterAll(async () => {
     await feed?.close();
-    await orm?.close(true);
-    await db?.drop();
   });
 
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -74,7 +70,7 @@ describe('key cache', () => {
     const created = await store.createApiKey({ workspaceId: workspace.id, label: 'live', scopes: ['read:forum'], expiresAt: null });
     expect(await store.authenticateKey(created.key)).toMatchObject({ keyId: created.keyId });
     // An operator's statement, waited on as the service's own writes are: until every instance dropped the key.
-    await feed.propagate(() => orm.em.getConnection().execute<ChangedKey[]>(`update "api_key" set "revoked_at" = now() where "id" = ? returning "id", txid_current()::text as "txid"`, [created.keyId]));
+    await feed.propagate(() => migrated.orm.em.getConnection().execute<ChangedKey[]>(`update "api_key" set "revoked_at" = now() where "id" = ? returning "id", txid_current()::text as "txid"`, [created.keyId]));
     expect(await store.authenticateKey(created.key)).toEqual({ failure: 'revoked' });
   });
 
@@ -84,7 +80,7 @@ describe('key cache', () => {
     expect(await store.authenticateKey(created.key)).toMatchObject({ keyId: created.keyId });
     // The keys go by cascade: the write names no key, so the test reads their changes the way the trigger names them.
     await feed.propagate(() =>
-      orm.em.getConnection().execute<ChangedKey[]>(
+      migrated.orm.em.getConnection().execute<ChangedKey[]>(
         `with gone as (delete from "workspace" where "id" = ? returning "id") select k."id", txid_current()::text as "txid" from "api_key" k join gone on k."workspace_id" = gone."id"`,
         [other.id],
       ),
@@ -95,7 +91,7 @@ describe('key cache', () => {
   it('last-used timestamps do not flush the cache (they do not notify)', async () => {
     const created = await store.createApiKey({ workspaceId: workspace.id, label: 'live', scopes: ['read:forum'], expiresAt: null });
     expect(await store.authenticateKey(created.key)).toMatchObject({ keyId: created.keyId });
-    await orm.em.getConnection().execute(`update "api_key" set "last_used_at" = now() where "id" = ?`, [created.keyId]);
+    await migrated.orm.em.getConnection().execute(`update "api_key" set "last_used_at" = now() where "id" = ?`, [created.keyId]);
     await settle();
     const before = statements;
     expect(await store.authenticateKey(created.key)).toMatchObject({ keyId: created.keyId });

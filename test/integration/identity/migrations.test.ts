@@ -1,34 +1,22 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initOrm, pingDatabase, type Orm } from '../../../adapters/db/orm.ts';
 import { MIGRATIONS } from '../../../adapters/db/migrations/index.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('database migrations', () => {
-  let db: TestDatabase;
-  let orm: Orm;
-
-  beforeAll(async () => {
-    // Empty, not the run's migrated template: this file proves the migrations themselves.
-    db = await createTestDatabase({ empty: true });
-    const started = performance.now();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    console.info(`[${db.backend}] cold init + migrate: ${Math.round(performance.now() - started)} ms`);
-  });
-
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
-  });
+  // Empty, not the run's migrated template: this file proves the migrations themselves.
+  const migrated = useMigratedOrm({ empty: true });
 
   it('applies every committed migration, in order', async () => {
-    const executed = await orm.migrator.getExecuted();
+    const executed = await migrated.orm.migrator.getExecuted();
     expect(executed.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
-    expect(await orm.migrator.getPending()).toEqual([]);
+    expect(await migrated.orm.migrator.getPending()).toEqual([]);
   });
 
   it('creates the identity tables', async () => {
-    const rows = await orm.em
+    const rows = await migrated.orm.em
       .getConnection()
       .execute<{ table_name: string }[]>(
         "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
@@ -40,7 +28,7 @@ describe('database migrations', () => {
   it('leaves no difference between the identity entities and the migrated schema', async () => {
     // Migrations are hand-written: this is what catches an entity and its migration drifting apart.
     // Scoped to the identity tables; each domain owns the agreement of its own entities and migrations.
-    const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
+    const diff = await migrated.orm.schema.getUpdateSchemaSQL({ wrap: false });
     const identityStatements = diff
       .split(/;\s*\n/)
       .map((statement) => statement.trim())
@@ -49,16 +37,15 @@ describe('database migrations', () => {
   });
 
   it('is idempotent: a second start applies nothing and keeps the data', async () => {
-    await orm.em.getConnection().execute("insert into person (id, email, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'kept@example.com', 'Kept', now())");
-    await orm.close(true);
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    expect((await orm.migrator.getExecuted()).length).toBe(MIGRATIONS.length);
-    const rows = await orm.em.getConnection().execute<{ email: string }[]>('select email from person');
+    await migrated.orm.em.getConnection().execute("insert into person (id, email, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'kept@example.com', 'Kept', now())");
+    await migrated.reopen();
+    expect((await migrated.orm.migrator.getExecuted()).length).toBe(MIGRATIONS.length);
+    const rows = await migrated.orm.em.getConnection().execute<{ email: string }[]>('select email from person');
     expect(rows.map((row) => row.email)).toEqual(['kept@example.com']);
   });
 
   it('answers the readiness ping', async () => {
-    expect(await pingDatabase(orm)).toBe(true);
+    expect(await pingDatabase(migrated.orm)).toBe(true);
   });
 });
 

@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
 import { createPersonStore, hashSessionToken, SESSION_TTL_MS, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('person store', () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   let store: PersonStore;
   /** The same store on the same database at scrypt cost 2^10: for the tests that count dozens of attempts. */
   let counting: PersonStore;
   let now = new Date('2026-11-24T12:00:00Z');
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    const options = { orm, db: sqlDbFromOrm(orm), identity: createIdentityStore(orm), clock: () => now };
+    const options = { orm: migrated.orm, db: sqlDbFromOrm(migrated.orm), identity: createIdentityStore(migrated.orm), clock: () => now };
     store = createPersonStore(options);
     counting = createPersonStore({ ...options, passwordLog2N: 10 });
-  });
-
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
   });
 
   it('hashes passwords with scrypt and a per-hash salt', async () => {
@@ -44,7 +35,7 @@ describe('person store', () => {
     expect(workspace).toMatchObject({ name: "Ada's workspace", ownerPersonId: person.id, receivesFreeGrant: true });
     expect(await store.workspaces(person.id)).toEqual([{ ...workspace, role: 'owner' }]);
     expect(await store.role(person.id, workspace.id)).toBe('owner');
-    const [row] = await orm.em.getConnection().execute<{ password_hash: string }[]>('select password_hash from person where id = ?', [person.id]);
+    const [row] = await migrated.orm.em.getConnection().execute<{ password_hash: string }[]>('select password_hash from person where id = ?', [person.id]);
     // At the production cost: the store lowers it only when asked (passwordLog2N).
     expect(row.password_hash).toMatch(/^scrypt\$15\$/);
     expect(row.password_hash).not.toContain('lovelace');
@@ -54,7 +45,7 @@ describe('person store', () => {
     await expect(store.signUp({ email: 'ADA@example.com', password: 'another-password' })).rejects.toMatchObject({ kind: 'duplicate_email', field: 'email' });
     await expect(store.signUp({ email: 'bob@example.com', password: 'short' })).rejects.toMatchObject({ kind: 'invalid_password', field: 'password' });
     await expect(store.signUp({ email: 'not-an-email', password: 'long-enough-password' })).rejects.toMatchObject({ kind: 'invalid_email', field: 'email' });
-    const rows = await orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email in ('bob@example.com', 'not-an-email')`);
+    const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email in ('bob@example.com', 'not-an-email')`);
     expect(rows[0].n).toBe(0);
   });
 
@@ -90,7 +81,7 @@ describe('person store', () => {
     const started = await store.startSession(person.id);
     expect(started.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(started.expiresAt.getTime()).toBe(now.getTime() + SESSION_TTL_MS);
-    const stored = await orm.em.getConnection().execute<{ token_hash: string }[]>('select token_hash from person_session where id = ?', [started.sessionId]);
+    const stored = await migrated.orm.em.getConnection().execute<{ token_hash: string }[]>('select token_hash from person_session where id = ?', [started.sessionId]);
     expect(stored).toEqual([{ token_hash: hashSessionToken(started.token) }]);
     expect(await store.session(started.token)).toMatchObject({ sessionId: started.sessionId, person: { id: person.id, email: 'linus@example.com' } });
     // Another last character, whatever the token ends with (a fixed 'A' would be the token itself 1 time in 64).
@@ -135,7 +126,7 @@ describe('person store', () => {
     const refused = await counting.signUp({ email: 'farm-extra@example.com', password: 'free-credits-please', address }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SignUpThrottled);
     expect((refused as SignUpThrottled).retryAfterSeconds).toBe(THROTTLE_WINDOW_MS / 1000);
-    const rows = await orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'farm%'`);
+    const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'farm%'`);
     expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS);
     expect((await counting.signUp({ email: 'farm-elsewhere@example.com', password: 'free-credits-please', address: '198.51.100.8' })).person.email).toBe('farm-elsewhere@example.com');
     const saved = now;
@@ -151,7 +142,7 @@ describe('person store', () => {
     now = new Date(session.expiresAt.getTime() + 1);
     await store.sweep();
     now = saved;
-    const rows = await orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from person_session where id = ?', [session.sessionId]);
+    const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from person_session where id = ?', [session.sessionId]);
     expect(rows[0].n).toBe(0);
   });
 });

@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { createWebhookService } from '../../../adapters/webhooks/webhook-service.ts';
 
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 /** A delivery read while a retry commits between its statements still describes one moment. */
 describe(`webhook delivery read (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
-  let db: TestDatabase;
-  let orm: Orm;
+  const migrated = useMigratedOrm();
   let sql: SqlDb;
   let workspaceId: string;
   const at = '2026-06-01T00:00:00.000Z';
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    sql = sqlDbFromOrm(orm);
-    workspaceId = (await createIdentityStore(orm).createWorkspace({ name: 'Hooks' })).id;
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await db?.drop();
+    sql = sqlDbFromOrm(migrated.orm);
+    workspaceId = (await createIdentityStore(migrated.orm).createWorkspace({ name: 'Hooks' })).id;
   });
 
   it('shows as many attempts in the log as the delivery counts when a retry lands between its reads', async () => {
