@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
-import { browse, CookieJar, pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
+import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
+import { browse, CookieJar, pkcePair, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { logStatements } from '../support/statements.ts';
 
@@ -9,91 +10,28 @@ let svc: TestService;
 let workspaceId: string;
 /** Ada's dashboard session: the browser's cookie. */
 let session: string;
-const REDIRECT = 'http://127.0.0.1:53682/callback';
+let flow: McpSignIn;
 
 beforeAll(async () => {
   svc = await startTestService();
   const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
   workspaceId = workspace.id;
   session = (await svc.service.people.startSession(person.id)).token;
+  flow = new McpSignIn(svc.url, { session, workspaceId });
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-async function newClient(): Promise<string> {
-  const registered = await registerClient(svc.url, { client_name: 'Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' });
-  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-  return registered.body.client_id;
-}
-
-function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
-  return `${svc.url}/oauth/authorize?${new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'st4te',
-    scope: 'read:social usage:read',
-    resource: `${svc.url}/mcp`,
-    ...extra,
-  })}`;
-}
-
-/** A browser signed in as Ada, sent by the authorization endpoint to its approval screen. */
-async function beginApproval(clientId: string, challenge: string, as = { session }): Promise<{ jar: CookieJar; interaction: string }> {
-  const jar = new CookieJar();
-  jar.set('svc_session', as.session);
-  const start = await browse(jar, authorizeUrl(clientId, challenge));
-  expect(start.status).toBe(303);
-  return { jar, interaction: new URL(start.headers.get('location')!, svc.url).href };
-}
-
-/** Signs in as Ada, approves on the screen, and returns the redirect back to the client. */
-async function approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session }): Promise<URL> {
-  return finishApproval(await beginApproval(clientId, challenge, as), form);
-}
-
-/** Approves on the screen the browser was sent to, and returns the redirect back to the client. */
-async function finishApproval({ jar, interaction }: { jar: CookieJar; interaction: string }, form: Record<string, string> = {}): Promise<URL> {
-  const screen = await browse(jar, interaction);
-  expect(screen.status).toBe(200);
-  expect(await screen.text()).toContain('Test Agent');
-  const approved = await browse(jar, interaction, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'approve', workspaceId, ...form }) });
-  expect(approved.status).toBe(303);
-  const resumed = await browse(jar, new URL(approved.headers.get('location')!, svc.url).href);
-  expect(resumed.status).toBe(303);
-  return new URL(resumed.headers.get('location')!);
-}
-
-async function signIn(form: Record<string, string> = {}, as = { session }) {
-  const clientId = await newClient();
-  const { verifier, challenge } = pkcePair();
-  const back = await approve(clientId, challenge, form, as);
-  const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
-  expect(tokens.status).toBe(200);
-  return { clientId, back, tokens: tokens.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string; scope: string } };
-}
-
-function mcp(token: string, body: unknown) {
-  return fetch(`${svc.url}/mcp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify(body),
-  });
-}
-const whoamiCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } };
-
 describe('MCP sign-in, by hand over HTTP', () => {
   it('approves, redirects back with code, state and iss (RFC 9207), and issues tokens for /mcp', async () => {
-    const { back, tokens } = await signIn();
+    const { back, tokens } = await flow.signIn();
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get('state')).toBe('st4te');
     expect(back.searchParams.get('iss')).toBe(svc.url);
     expect(tokens.token_type).toBe('Bearer');
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    const res = await mcp(tokens.access_token, whoamiCall);
+    const res = await flow.mcp(tokens.access_token, whoamiCall);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(workspaceId);
   });
@@ -101,13 +39,13 @@ describe('MCP sign-in, by hand over HTTP', () => {
 
 describe('the authorization server’s session', () => {
   it('is stored under a hash of its id, as tokens are, and the sign-in it belongs to completes', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { verifier, challenge } = pkcePair();
-    const begun = await beginApproval(clientId, challenge);
-    const back = await finishApproval(begun);
+    const begun = await flow.beginApproval(clientId, challenge);
+    const back = await flow.finishApproval(begun);
     const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
     expect(tokens.status).toBe(200);
-    expect((await mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
+    expect((await flow.mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
 
     const sessionId = begun.jar.get('_session');
     expect(sessionId).toEqual(expect.any(String));
@@ -122,13 +60,13 @@ describe('the authorization server’s session', () => {
     // A second client authorized from the same signed-in browser: its interaction is stored with the session's account
     // (oidc-provider copies the session id into it too), and the raw id is still nowhere.
     const second = pkcePair();
-    const again = await browse(begun.jar, authorizeUrl(await newClient(), second.challenge));
+    const again = await browse(begun.jar, flow.authorizeUrl(await flow.newClient(), second.challenge));
     expect(again.status).toBe(303);
     const interaction = new URL(again.headers.get('location')!, svc.url).href;
     const signedIn = await connection.execute<Array<{ n: number }>>(`select count(*)::int as "n" from "oauth_model" where "kind" = 'Interaction' and "payload"->'session'->>'accountId' is not null`);
     expect(signedIn[0].n).toBeGreaterThan(0);
     expect(await clearRows(sessionId)).toBe(0);
-    const backAgain = await finishApproval({ jar: begun.jar, interaction });
+    const backAgain = await flow.finishApproval({ jar: begun.jar, interaction });
     expect(backAgain.searchParams.get('code')).toEqual(expect.any(String));
     // The sign-in may give the browser a new session id: neither is stored in the clear.
     const sessionNow = begun.jar.get('_session');
@@ -180,7 +118,7 @@ describe('discovery documents', () => {
   });
 
   it('answer an unknown token with 401 invalid_token and the same pointers', async () => {
-    const res = await mcp('not-a-real-token-0123456789', whoamiCall);
+    const res = await flow.mcp('not-a-real-token-0123456789', whoamiCall);
     expect(res.status).toBe(401);
     const challenge = res.headers.get('www-authenticate')!;
     expect(challenge).toContain('error="invalid_token"');
@@ -190,10 +128,10 @@ describe('discovery documents', () => {
 
 describe('the authorization endpoint refuses', () => {
   it('a request without PKCE, and the plain method', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { challenge } = pkcePair();
     for (const extra of [{ code_challenge: '', code_challenge_method: '' }, { code_challenge: challenge, code_challenge_method: 'plain' }]) {
-      const url = new URL(authorizeUrl(clientId, challenge));
+      const url = new URL(flow.authorizeUrl(clientId, challenge));
       for (const [name, value] of Object.entries(extra)) {
         if (value) url.searchParams.set(name, value);
         else url.searchParams.delete(name);
@@ -208,10 +146,10 @@ describe('the authorization endpoint refuses', () => {
   });
 
   it('a redirect URI that is not exactly a registered one (never redirecting to it)', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { challenge } = pkcePair();
     for (const redirect of [`${REDIRECT}/extra`, 'http://127.0.0.1:53683/callback', `${REDIRECT}?x=1`]) {
-      const url = new URL(authorizeUrl(clientId, challenge));
+      const url = new URL(flow.authorizeUrl(clientId, challenge));
       url.searchParams.set('redirect_uri', redirect);
       const res = await fetch(url, { redirect: 'manual' });
       expect(res.status, redirect).toBe(400);
@@ -220,19 +158,19 @@ describe('the authorization endpoint refuses', () => {
   });
 
   it('a resource other than this service’s /mcp (RFC 8707)', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { challenge } = pkcePair();
-    const res = await fetch(authorizeUrl(clientId, challenge, { resource: 'https://elsewhere.example/mcp' }), { redirect: 'manual' });
+    const res = await fetch(flow.authorizeUrl(clientId, challenge, { resource: 'https://elsewhere.example/mcp' }), { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
 
   it('reports a denial to the client as access_denied', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { challenge } = pkcePair();
     const jar = new CookieJar();
     jar.set('svc_session', session);
-    const interaction = new URL((await browse(jar, authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url).href;
+    const interaction = new URL((await browse(jar, flow.authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url).href;
     const denied = await browse(jar, interaction, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ decision: 'deny', workspaceId }) });
     const back = new URL((await browse(jar, new URL(denied.headers.get('location')!, svc.url).href)).headers.get('location')!);
     expect(back.searchParams.get('error')).toBe('access_denied');
@@ -240,10 +178,10 @@ describe('the authorization endpoint refuses', () => {
   });
 
   it('sends a browser that is not signed in to the dashboard’s sign-in, coming back to the same screen', async () => {
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { challenge } = pkcePair();
     const jar = new CookieJar();
-    const interaction = new URL((await browse(jar, authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url);
+    const interaction = new URL((await browse(jar, flow.authorizeUrl(clientId, challenge))).headers.get('location')!, svc.url);
     const res = await browse(jar, interaction.href);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(interaction.pathname)}`);
@@ -252,17 +190,17 @@ describe('the authorization endpoint refuses', () => {
 
 describe('a connection', () => {
   it('is listed with the workspace’s keys as `<client> (MCP)`, with the scopes approved', async () => {
-    await signIn();
+    await flow.signIn();
     const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
     const connection = keys.body.data.find((key: { kind: string }) => key.kind === 'mcp_connection');
     expect(connection).toMatchObject({ name: 'Test Agent (MCP)', scopes: ['read:social', 'usage:read'], revokedAt: null, expiresAt: null });
   });
 
   it('is billed as a principal of its workspace', async () => {
-    const { tokens } = await signIn();
+    const { tokens } = await flow.signIn();
     const { key } = await svc.newKey({ workspaceId });
     const before = (await svc.request('GET', '/v1/usage', { key })).body.data.balance;
-    const res = await mcp(tokens.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs' } } });
+    const res = await flow.mcp(tokens.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs' } } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credits-charged')).toBe('3');
     await res.text();
@@ -270,36 +208,36 @@ describe('a connection', () => {
   });
 
   it('gets a 403 insufficient_scope naming the scope for a monitor tool it was not granted, and the tool when ticked', async () => {
-    const plain = await signIn();
+    const plain = await flow.signIn();
     const create = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_monitors', arguments: {} } };
-    const refused = await mcp(plain.tokens.access_token, create);
+    const refused = await flow.mcp(plain.tokens.access_token, create);
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(refused.headers.get('www-authenticate')).toContain('scope="monitors:read"');
     expect((await refused.json()).error.code).toBe('insufficient_scope');
 
-    const ticked = await signIn({ monitors: 'on' });
-    const allowed = await mcp(ticked.tokens.access_token, create);
+    const ticked = await flow.signIn({ monitors: 'on' });
+    const allowed = await flow.mcp(ticked.tokens.access_token, create);
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).not.toContain('"isError":true');
   });
 
   it('is refused on /v1 and /graphql: its token is for /mcp only (no passthrough)', async () => {
-    const { tokens } = await signIn();
+    const { tokens } = await flow.signIn();
     expect((await svc.request('GET', '/v1/whoami', { key: tokens.access_token })).status).toBe(401);
     expect((await svc.graphql('{ whoami { keyId } }', undefined, tokens.access_token)).status).toBe(401);
   });
 
   it('refuses a token whose audience is another resource', async () => {
-    const { tokens } = await signIn();
+    const { tokens } = await flow.signIn();
     await svc.service.orm.em.getConnection().execute(`update "oauth_model" set "payload" = jsonb_set("payload", '{aud}', '"https://elsewhere.example/mcp"') where "kind" = 'AccessToken' and "id" = ?`, [storedId('AccessToken', tokens.access_token)]);
-    const res = await mcp(tokens.access_token, whoamiCall);
+    const res = await flow.mcp(tokens.access_token, whoamiCall);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
   it('keeps no token in the clear at rest: only hashes, as for API keys', async () => {
-    const { tokens } = await signIn();
+    const { tokens } = await flow.signIn();
     const rows = await svc.service.orm.em.getConnection().execute<Array<{ n: number }>>(
       `select count(*)::int as "n" from "oauth_model" where "id" in (?, ?) or "payload"::text like ? or "payload"::text like ?`,
       [tokens.access_token, tokens.refresh_token, `%${tokens.access_token}%`, `%${tokens.refresh_token}%`],
@@ -313,23 +251,23 @@ describe('a connection', () => {
   });
 
   it('rotates its refresh token: the new one works, the old one is refused', async () => {
-    const { clientId, tokens } = await signIn();
+    const { clientId, tokens } = await flow.signIn();
     const refreshed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
-    expect((await mcp(refreshed.body.access_token, whoamiCall)).status).toBe(200);
+    expect((await flow.mcp(refreshed.body.access_token, whoamiCall)).status).toBe(200);
     const replayed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     expect(replayed.status).toBe(400);
     expect(replayed.body.error).toBe('invalid_grant');
   });
 
   it('is disconnected at once when revoked: the next call is 401 and its refresh token is refused', async () => {
-    const { clientId, tokens } = await signIn();
-    expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    const { clientId, tokens } = await flow.signIn();
+    expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
     const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
     const live = keys.body.data.filter((key: { kind: string; revokedAt: string | null }) => key.kind === 'mcp_connection' && key.revokedAt === null);
     for (const connection of live) expect((await svc.operator('POST', `/operator/keys/${connection.keyId}/revoke`)).status).toBe(200);
-    const res = await mcp(tokens.access_token, whoamiCall);
+    const res = await flow.mcp(tokens.access_token, whoamiCall);
     expect(res.status).toBe(401);
     expect((await res.json()).error.message).toContain('revoked');
     const refresh = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
@@ -337,12 +275,12 @@ describe('a connection', () => {
   });
 
   it('is authenticated from the key cache once known: later calls read neither its token nor its connection', async () => {
-    const { tokens } = await signIn();
+    const { tokens } = await flow.signIn();
     const log = logStatements(svc);
     try {
-      expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+      expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
       const from = log.texts.length;
-      for (let i = 0; i < 3; i++) expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
       expect(log.texts.slice(from).filter((sql) => sql.includes('"oauth_model" m join "api_key" k'))).toEqual([]);
     } finally {
       log.stop();
@@ -350,11 +288,11 @@ describe('a connection', () => {
   });
 
   it('refuses a cached access token on the next call once its client revoked it (RFC 7009)', async () => {
-    const { clientId, tokens } = await signIn();
-    for (let i = 0; i < 2; i++) expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    const { clientId, tokens } = await flow.signIn();
+    for (let i = 0; i < 2; i++) expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
     const revoked = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, token_type_hint: 'access_token', client_id: clientId }) });
     expect(revoked.status).toBe(200);
-    const refused = await mcp(tokens.access_token, whoamiCall);
+    const refused = await flow.mcp(tokens.access_token, whoamiCall);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
   });
@@ -362,14 +300,14 @@ describe('a connection', () => {
   it('shares its workspace’s rate limit with the workspace’s keys', async () => {
     const { person, workspace } = await svc.service.people.signUp({ email: 'bob@example.com', password: 'another long password', name: 'Bob' });
     const bob = { session: (await svc.service.people.startSession(person.id)).token };
-    const { tokens } = await signIn({ workspaceId: workspace.id }, bob);
+    const { tokens } = await flow.signIn({ workspaceId: workspace.id }, bob);
     const { key } = await svc.newKey({ workspaceId: workspace.id });
     // The free tier's 60 a minute, spent by the key (whoami weighs 1; bounded loop)...
     let status = 200;
     for (let i = 0; i < 80 && status === 200; i++) status = (await svc.request('GET', '/v1/whoami', { key })).status;
     expect(status).toBe(429);
     // ...is spent for the connection too (on MCP a refusal is a tool result with isError, as for a key).
-    const text = await (await mcp(tokens.access_token, whoamiCall)).text();
+    const text = await (await flow.mcp(tokens.access_token, whoamiCall)).text();
     expect(text).toContain('"isError":true');
     expect(text).toContain('rate_limited');
   });
@@ -378,17 +316,17 @@ describe('a connection', () => {
     const live = async () =>
       ((await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`)).body.data as Array<{ kind: string; revokedAt: string | null }>).filter((key) => key.kind === 'mcp_connection' && key.revokedAt === null).length;
     const before = await live();
-    const { clientId, tokens } = await signIn();
+    const { clientId, tokens } = await flow.signIn();
     expect(await live()).toBe(before + 1);
     const revoked = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }) });
     expect(revoked.status).toBe(200);
-    expect((await mcp(tokens.access_token, whoamiCall)).status).toBe(401);
+    expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(401);
     expect(await live()).toBe(before);
   });
 
   it('leaves API keys working on /mcp', async () => {
     const { key } = await svc.newKey({ workspaceId });
-    expect((await mcp(key, whoamiCall)).status).toBe(200);
+    expect((await flow.mcp(key, whoamiCall)).status).toBe(200);
   });
 });
 
@@ -400,27 +338,27 @@ describe('the authorization server’s keys', () => {
   });
 
   it('survive a restart: tokens issued before it still work, and a sign-in begun before it completes after it', async () => {
-    const before = await signIn();
+    const before = await flow.signIn();
     const jwks = (await svc.request('GET', '/oauth/jwks')).body;
-    const clientId = await newClient();
+    const clientId = await flow.newClient();
     const { verifier, challenge } = pkcePair();
     // The approval screen is bound to the browser by the authorization server's signed cookies.
-    const begun = await beginApproval(clientId, challenge);
+    const begun = await flow.beginApproval(clientId, challenge);
     await svc.restart();
     expect((await svc.request('GET', '/oauth/jwks')).body).toEqual(jwks);
-    expect((await mcp(before.tokens.access_token, whoamiCall)).status).toBe(200);
+    expect((await flow.mcp(before.tokens.access_token, whoamiCall)).status).toBe(200);
     const refreshed = await tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: before.tokens.refresh_token, client_id: before.clientId });
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
-    const back = await finishApproval(begun);
+    const back = await flow.finishApproval(begun);
     const tokens = await tokenRequest(svc.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${svc.url}/mcp` });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
-    expect((await mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
+    expect((await flow.mcp(tokens.body.access_token, whoamiCall)).status).toBe(200);
   });
 });
 
 describe('the approval form', () => {
   it('is refused with 413 and the connection closed on a declared length over its limit, before any of the body arrives', async () => {
-    const { jar, interaction } = await beginApproval(await newClient(), pkcePair().challenge);
+    const { jar, interaction } = await flow.beginApproval(await flow.newClient(), pkcePair().challenge);
     const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
       const headers = { cookie: jar.header(interaction), 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(64 * 1024) };
       const req = request(interaction, { method: 'POST', headers }, (res) => {
