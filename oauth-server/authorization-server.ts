@@ -3,6 +3,7 @@ import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
 import { messagePage } from './approval-page.ts';
+import { refuseForeignTokenResource } from './token-resource-check.ts';
 
 /** Where the authorization server's own endpoints live under the service's listener. */
 export const OAUTH_PREFIX = '/oauth';
@@ -94,6 +95,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     ...(options.fetch ? { fetch: options.fetch as Configuration['fetch'] } : {}),
   };
   const provider = new Provider(issuer, configuration);
+  provider.use(refuseForeignTokenResource(configuration.routes!.token!, resource));
   // Behind a TLS-terminating proxy the public URL is https while this listener speaks http.
   provider.proxy = issuer.startsWith('https:');
   return provider;

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
+import { pkcePair, tokenRequest } from '../support/oauth-client.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+let workspaceId: string;
+let flow: McpSignIn;
+const ELSEWHERE = 'https://elsewhere.example/mcp';
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
+  workspaceId = workspace.id;
+  flow = new McpSignIn(svc.url, { session: (await svc.service.people.startSession(person.id)).token, workspaceId });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+async function revokedConnections(): Promise<number> {
+  const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
+  return (keys.body.data as Array<{ kind: string; revokedAt: string | null }>).filter((key) => key.kind === 'mcp_connection' && key.revokedAt !== null).length;
+}
+
+describe('a token request naming another resource (RFC 8707)', () => {
+  it('is refused with invalid_target without using the authorization code up', async () => {
+    const clientId = await flow.newClient();
+    const { verifier, challenge } = pkcePair();
+    const code = (await flow.approve(clientId, challenge)).searchParams.get('code')!;
+    const exchange = (resource: string[]) => {
+      const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+      for (const value of resource) body.append('resource', value);
+      return fetch(`${svc.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    };
+    for (const resource of [[ELSEWHERE], [`${svc.url}/mcp`, ELSEWHERE]]) {
+      const refused = await exchange(resource);
+      expect(refused.status, resource.join(' ')).toBe(400);
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      expect((await refused.json()).error).toBe('invalid_target');
+    }
+    const tokens = await exchange([`${svc.url}/mcp`]);
+    expect(tokens.status).toBe(200);
+    expect((await flow.mcp((await tokens.json()).access_token, whoamiCall)).status).toBe(200);
+    expect(await revokedConnections()).toBe(0);
+  });
+
+  it('is refused with invalid_target without rotating the refresh token or ending the connection', async () => {
+    const { clientId, tokens } = await flow.signIn();
+    const refresh = (refreshToken: string, extra: Record<string, string> = {}) => tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
+    const refused = await refresh(tokens.refresh_token, { resource: ELSEWHERE });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_target');
+    expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    // The client's retry with the same refresh token, naming the right resource, then none.
+    const named = await refresh(tokens.refresh_token, { resource: `${svc.url}/mcp` });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    const unnamed = await refresh(named.body.refresh_token);
+    expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
+    expect((await flow.mcp(unnamed.body.access_token, whoamiCall)).status).toBe(200);
+    expect(await revokedConnections()).toBe(0);
+  });
+});
