@@ -77,6 +77,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     features: {
       devInteractions: { enabled: false },
+      // /mcp takes Bearer tokens and verifies no DPoP proof, so tokens are never DPoP-bound (a proof sent is ignored).
+      dPoP: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: false },

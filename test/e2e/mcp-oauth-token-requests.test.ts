@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
 import { pkcePair, tokenRequest } from '../support/oauth-client.ts';
@@ -59,5 +60,37 @@ describe('a token request naming another resource (RFC 8707)', () => {
     expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
     expect((await flow.mcp(unnamed.body.access_token, whoamiCall)).status).toBe(200);
     expect(await revokedConnections()).toBe(0);
+  });
+});
+
+/** A DPoP proof (RFC 9449) for a POST to `htu`, signed by a new P-256 key. */
+function dpopProof(htu: string): string {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${part({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } })}.${part({ htm: 'POST', htu, iat: Math.floor(Date.now() / 1000), jti: randomUUID() })}`;
+  return `${signed}.${sign('sha256', Buffer.from(signed), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+describe('DPoP (RFC 9449), which /mcp does not verify', () => {
+  it('is not offered: a token request carrying a proof gets Bearer tokens that work on /mcp', async () => {
+    const clientId = await flow.newClient();
+    const { verifier, challenge } = pkcePair();
+    const code = (await flow.approve(clientId, challenge)).searchParams.get('code')!;
+    const token = (params: Record<string, string>) =>
+      fetch(`${svc.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: dpopProof(`${svc.url}/oauth/token`) }, body: new URLSearchParams({ client_id: clientId, ...params }) });
+    const issued = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(issued.status).toBe(200);
+    const tokens = await issued.json();
+    expect(tokens.token_type).toBe('Bearer');
+    expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json()).token_type).toBe('Bearer');
+  });
+
+  it('is not advertised in the authorization server metadata', async () => {
+    const metadata = (await svc.request('GET', '/.well-known/oauth-authorization-server')).body as Record<string, unknown>;
+    expect(Object.keys(metadata).filter((name) => name.startsWith('dpop'))).toEqual([]);
   });
 });
