@@ -42,9 +42,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       registration: `${OAUTH_PREFIX}/register`,
       revocation: `${OAUTH_PREFIX}/revoke`,
       jwks: `${OAUTH_PREFIX}/jwks`,
-      userinfo: `${OAUTH_PREFIX}/userinfo`,
-      end_session: `${OAUTH_PREFIX}/session/end`,
-      introspection: `${OAUTH_PREFIX}/introspect`,
     },
     // Clients register the scopes they will ask for (the MCP client sends the challenge's); resource scopes must be known here too.
     scopes: ['offline_access', ...SCOPES],
@@ -82,6 +79,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: false },
+      // On by default in oidc-provider, used by no MCP client: pushed authorization requests (advertised at a path this
+      // listener does not route) and RP-initiated logout (its default page, which loads Google fonts; people sign out
+      // in the dashboard).
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,

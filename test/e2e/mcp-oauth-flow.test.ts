@@ -110,6 +110,17 @@ describe('discovery documents', () => {
     expect(((await hybrid.json()) as { error: string }).error).toBe('invalid_client_metadata');
   });
 
+  it('advertise only endpoints that answer: each, asked the way its clients ask it, is not a 404 (no PAR, no end-session)', async () => {
+    const metadata = (await svc.request('GET', '/.well-known/oauth-authorization-server')).body as Record<string, unknown>;
+    const endpoints = Object.entries(metadata).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri') as Array<[string, string]>;
+    expect(endpoints.map(([name]) => name).sort()).toEqual(['authorization_endpoint', 'jwks_uri', 'registration_endpoint', 'revocation_endpoint', 'token_endpoint']);
+    const getOnly = new Set(['authorization_endpoint', 'jwks_uri']);
+    for (const [name, url] of endpoints) {
+      const res = await fetch(url, getOnly.has(name) ? { redirect: 'manual' } : { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, `${name} ${url}`).not.toBe(404);
+    }
+  });
+
   it('answer an unauthenticated /mcp call with 401 and a challenge naming the metadata and the scopes', async () => {
     const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(whoamiCall) });
     expect(res.status).toBe(401);
