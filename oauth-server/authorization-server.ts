@@ -3,6 +3,7 @@ import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
 import { messagePage } from './approval-page.ts';
+import { redirectUriMetadata } from './redirect-uri-policy.ts';
 import { refuseForeignTokenResource } from './token-resource-check.ts';
 
 /** Where the authorization server's own endpoints live under the service's listener. */
@@ -52,6 +53,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     pkce: { required: () => true },
     // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.
     allowOmittingSingleRegisteredRedirectUri: false,
+    // https, http on loopback or a native app's own scheme; no wildcards.
+    extraClientMetadata: redirectUriMetadata,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
