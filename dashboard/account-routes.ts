@@ -38,7 +38,7 @@ function minutes(seconds: number): string {
 
 function errorMessage(error: unknown): { status: number; message: string; retryAfterSeconds?: number } | null {
   if (error instanceof SignUpThrottled) {
-    return { status: 429, message: `Too many accounts were created from this address. Try again in ${minutes(error.retryAfterSeconds)}.`, retryAfterSeconds: error.retryAfterSeconds };
+    return { status: 429, message: `Too many sign-up attempts from this address. Try again in ${minutes(error.retryAfterSeconds)}.`, retryAfterSeconds: error.retryAfterSeconds };
   }
   if (!(error instanceof IdentityError)) return null;
   return { status: error.kind === 'duplicate_email' ? 409 : 400, message: error.message };

@@ -52,7 +52,7 @@ export type SignInResult =
 export interface PersonStore {
   /**
    * A new person and their first workspace (owner, with the free grant), in one transaction. With `address` (the
-   * client's IP) sign-ups from it are limited, throwing SignUpThrottled over the limit.
+   * client's IP) every sign-up attempt from it counts, refused ones included, throwing SignUpThrottled over the limit.
    */
   signUp(input: { email: string; password: string; name?: string; address?: string }): Promise<{ person: PersonRecord; workspace: WorkspaceRecord }>;
   /** Checks the password; `address` (the client's IP) is throttled alongside the email. */
@@ -144,12 +144,16 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
 
   return {
     async signUp({ email: rawEmail, password, name: rawName, address }) {
-      const email = validEmail(rawEmail);
-      const name = validName(rawName, email);
       const keys = address ? signUpKeys(address) : [];
       const createdAt = clock();
-      const retryAfterSeconds = keys.length ? await throttle.retryAfterSeconds(keys, createdAt) : 0;
-      if (retryAfterSeconds > 0) throw new SignUpThrottled(retryAfterSeconds);
+      // Every attempt counts, refused ones included: each answer tells whether an email has an account, and costs a hash.
+      if (keys.length) {
+        const retryAfterSeconds = await throttle.retryAfterSeconds(keys, createdAt);
+        if (retryAfterSeconds > 0) throw new SignUpThrottled(retryAfterSeconds);
+        await throttle.record(keys, createdAt);
+      }
+      const email = validEmail(rawEmail);
+      const name = validName(rawName, email);
       const passwordHash = await hashPassword(validPassword(password), passwordLog2N);
       try {
         const created = await orm.em.fork({ clear: true }).transactional(async (tx) => {
@@ -163,8 +167,6 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
             workspace: { id: workspace.id, name: workspace.name, ownerPersonId: person.id, receivesFreeGrant: true, createdAt },
           };
         });
-        // Only accounts actually opened count: a mistyped form costs nothing.
-        await throttle.record(keys, createdAt);
         return created;
       } catch (error) {
         if (error instanceof UniqueConstraintViolationException) {

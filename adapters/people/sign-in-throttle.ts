@@ -1,7 +1,7 @@
 import type { SqlDb } from '../db/sql.ts';
 
 /**
- * Failed sign-ins counted per email and per client address, and sign-ups per address, in fixed windows, in the
+ * Failed sign-ins counted per email and per client address, and sign-up attempts per address, in fixed windows, in the
  * database so that every instance counts the same attempts. A key over its limit is refused until its window ends, before any password
  * is checked (so a flood of guesses costs no scrypt time either).
  */
@@ -12,17 +12,18 @@ export const FAILURES_PER_EMAIL = 5;
 export const FAILURES_PER_ADDRESS = 30;
 
 /**
- * New accounts from one address: each comes with a workspace and the monthly free credits, so an unbounded sign-up
- * rate would hand out free credits by the thousand; a household or an office still fits.
+ * Sign-up attempts from one address, refused ones included: each account comes with a workspace and the monthly free
+ * credits, so an unbounded sign-up rate would hand out free credits by the thousand, and each refusal for a taken
+ * email tells that it has an account. A household or an office, typos included, still fits.
  */
 export const SIGN_UPS_PER_ADDRESS = 10;
 
-/** A sign-up refused because its address opened too many accounts in the window. */
+/** A sign-up refused because its address tried too many in the window. */
 export class SignUpThrottled extends Error {
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number) {
-    super('Too many accounts were created from this address; try again later.');
+    super('Too many sign-up attempts from this address; try again later.');
     this.name = 'SignUpThrottled';
     this.retryAfterSeconds = retryAfterSeconds;
   }

@@ -96,7 +96,7 @@ describe('dashboard usage, monitors and webhooks pages over HTTP', () => {
     const refused = await new DashboardClient(svc.url).signUp('farm-extra@example.com');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('900');
-    expect(refused.body).toContain('Too many accounts were created from this address. Try again in 15 minutes.');
+    expect(refused.body).toContain('Too many sign-up attempts from this address. Try again in 15 minutes.');
     expect(await svc.service.identity.getPersonByEmail('farm-extra@example.com')).toBeNull();
   });
 });

@@ -119,15 +119,17 @@ describe('person store', () => {
     await expect(store.createWorkspace(person.id, '   ')).rejects.toMatchObject({ kind: 'invalid_name', field: 'name' });
   });
 
-  it('limits the accounts one address opens per window; refused and failed sign-ups keep nothing and count nothing', async () => {
+  it('limits the sign-ups one address attempts per window, refused ones included; a refused one keeps nothing', async () => {
     const address = '198.51.100.7';
     await expect(counting.signUp({ email: 'farm-bad@example.com', password: 'short', address })).rejects.toMatchObject({ kind: 'invalid_password' });
-    for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) await counting.signUp({ email: `farm${i}@example.com`, password: 'free-credits-please', address });
+    await counting.signUp({ email: 'farm0@example.com', password: 'free-credits-please', address });
+    await expect(counting.signUp({ email: 'farm0@example.com', password: 'free-credits-please', address })).rejects.toMatchObject({ kind: 'duplicate_email' });
+    for (let i = 3; i < SIGN_UPS_PER_ADDRESS; i++) await counting.signUp({ email: `farm${i}@example.com`, password: 'free-credits-please', address });
     const refused = await counting.signUp({ email: 'farm-extra@example.com', password: 'free-credits-please', address }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SignUpThrottled);
     expect((refused as SignUpThrottled).retryAfterSeconds).toBe(THROTTLE_WINDOW_MS / 1000);
     const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'farm%'`);
-    expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS);
+    expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS - 2);
     expect((await counting.signUp({ email: 'farm-elsewhere@example.com', password: 'free-credits-please', address: '198.51.100.8' })).person.email).toBe('farm-elsewhere@example.com');
     const saved = now;
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
