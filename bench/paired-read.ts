@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { getForumPost } from '../schema/catalogue/forum-posts.ts';
+import { startCpuWatch, type CpuUse } from './cpu.ts';
+import { load, type LoadResult } from './load.ts';
+import { buyCredits, workspaceOf } from './operator.ts';
+import { spawnService, spawnUntil, type BenchService, type Spawned } from './processes.ts';
+
+/**
+ * `node bench/paired-read.ts`: a change's effect on the billed `GET /v1/forum/posts/{id}` (BENCH_BILLING=off: the
+ * unbilled one), measured paired: a "before" service (the checkout at BENCH_BEFORE_ROOT) and this checkout's, each
+ * with its own checkout's simulated platforms and its own database, loaded at the same time in every round, so the machine's
+ * drift between minutes falls on both alike. Per round: each service's CPU per call from /proc, its platform's, and
+ * after ÷ before. DATABASE_URL names a PostgreSQL server (a fresh database per service, dropped afterwards); without
+ * it both run on the embedded default. BENCH_ROUNDS (default 8), BENCH_SECONDS per round (default 3),
+ * BENCH_CONNECTIONS per service (default 10). Run it under `flock /tmp/bench.lock` like `npm run bench`.
+ */
+const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+if (!beforeRoot) throw new Error('BENCH_BEFORE_ROOT: the checkout to compare against (e.g. a git worktree of main)');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const billed = process.env.BENCH_BILLING !== 'off';
+const serverUrl = process.env.DATABASE_URL || undefined;
+const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
+const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
+
+interface Side {
+  name: 'before' | 'after';
+  sim: Spawned;
+  service: BenchService;
+  database?: string;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function start(name: Side['name'], root: string | undefined): Promise<Side> {
+  const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/, { cwd: root });
+  let database: string | undefined;
+  let databaseUrl: string | undefined;
+  if (serverUrl) {
+    database = `bench_${randomBytes(6).toString('hex')}`;
+    await admin(`create database "${database}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    databaseUrl = url.toString();
+  }
+  const env = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]!, SVC_TIERS: UNLIMITED, ...(billed ? {} : { SVC_BILLING: 'off' }) };
+  const service = await spawnService({ root, databaseUrl, env });
+  if (billed) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
+  const probe = await fetch(`${service.url}${postPath}`, { headers: { authorization: `Bearer ${service.key}` } });
+  const text = await probe.text();
+  if (probe.status !== 200) throw new Error(`${name}: ${postPath} answered ${probe.status}: ${text}`);
+  return { name, sim, service, database };
+}
+
+async function stop(side: Side | undefined): Promise<void> {
+  if (!side) return;
+  await side.service.stop();
+  await side.sim.stop();
+  if (side.database) await admin(`drop database if exists "${side.database}" with (force)`);
+}
+
+/** Both sides loaded at once; each side's CPU read over its own load. */
+async function round(sides: Side[], measuredSeconds: number): Promise<Array<{ result: LoadResult; cpu?: CpuUse }>> {
+  return Promise.all(
+    sides.map(async (side) => {
+      const watch = startCpuWatch([side.service.pid], side.sim.child.pid!);
+      const spec = { name: side.name, url: `${side.service.url}${postPath}`, headers: { authorization: `Bearer ${side.service.key}` } };
+      const result = await load(spec, { seconds: measuredSeconds, connections, threads: 1 });
+      return { result, cpu: watch(result.requests) };
+    }),
+  );
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+let before: Side | undefined;
+let after: Side | undefined;
+try {
+  before = await start('before', beforeRoot);
+  after = await start('after', undefined);
+  const sides = [before, after];
+  console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout; ${rounds} rounds of ${seconds} s, ${connections} connections each`);
+  await round(sides, 3);
+  const ratios: number[] = [];
+  const simRatios: number[] = [];
+  const rates: number[] = [];
+  for (let i = 1; i <= rounds; i++) {
+    const [b, a] = await round(sides, seconds);
+    const fmt = (side: { result: LoadResult; cpu?: CpuUse }) =>
+      `${side.result.requestsPerSecond.toFixed(0)} req/s, ${side.cpu?.ownUsPerCall ?? '?'} µs/call (platform ${side.cpu?.upstreamUsPerCall ?? '?'})${side.result.non2xx + side.result.errors ? `, ${side.result.non2xx} non-2xx, ${side.result.errors} errors` : ''}`;
+    const ratio = (a!.cpu?.ownUsPerCall ?? Number.NaN) / (b!.cpu?.ownUsPerCall ?? Number.NaN);
+    ratios.push(ratio);
+    simRatios.push((a!.cpu?.upstreamUsPerCall ?? Number.NaN) / (b!.cpu?.upstreamUsPerCall ?? Number.NaN));
+    rates.push(a!.result.requestsPerSecond / b!.result.requestsPerSecond);
+    console.log(`round ${i}: before ${fmt(b!)} | after ${fmt(a!)} | after ÷ before CPU/call ${ratio.toFixed(3)}`);
+  }
+  const range = (values: number[]) => `median ${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+  console.log(`after ÷ before, service CPU per call: ${range(ratios)}; req/s: ${range(rates)}; platform CPU per call: ${range(simRatios)}; load average ${loadavg()[0]!.toFixed(2)}`);
+} finally {
+  await stop(after);
+  await stop(before);
+}
