@@ -124,22 +124,63 @@ export class UpstreamHttpClient {
     await this.pool.close();
   }
 
-  private async attempt(path: string): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
-    try {
-      const res = await this.pool.request({ method: 'GET', path, headers: this.headers, signal: controller.signal });
-      const text = await res.body.text();
-      const headers = res.headers as Record<string, string | string[] | undefined>;
-      if (text.length === 0) return { status: res.statusCode, headers, body: null, parseFailed: false };
-      try {
-        return { status: res.statusCode, headers, body: JSON.parse(text), parseFailed: false };
-      } catch {
-        return { status: res.statusCode, headers, body: text, parseFailed: true };
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+  /**
+   * One GET through undici's handler interface: the answer's chunks are gathered as they come, without the request
+   * API's per-call async resource, body stream and abort signal. The timer bounds the whole exchange, queueing for a
+   * connection included.
+   */
+  private attempt(path: string): Promise<Attempt> {
+    return new Promise((resolve, reject) => {
+      let abort: ((reason: Error) => void) | undefined;
+      let timedOut: Error | undefined;
+      let status = 0;
+      let headers: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        timedOut = new Error(`timed out after ${this.timeoutMs} ms`);
+        abort?.(timedOut);
+      }, this.timeoutMs);
+      this.pool.dispatch(
+        { method: 'GET', path, headers: this.headers },
+        {
+          onRequestStart(controller) {
+            abort = (reason) => controller.abort(reason);
+            if (timedOut) controller.abort(timedOut);
+          },
+          onResponseStart(_controller, statusCode, responseHeaders) {
+            status = statusCode;
+            headers = responseHeaders as Record<string, string | string[] | undefined>;
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            clearTimeout(timer);
+            resolve(attemptOf(status, headers, textOf(chunks)));
+          },
+          onResponseError(_controller, error) {
+            clearTimeout(timer);
+            reject(error);
+          },
+        },
+      );
+    });
+  }
+}
+
+/** The body as text, a leading UTF-8 byte order mark dropped (as undici's `body.text()` does). */
+function textOf(chunks: Buffer[]): string {
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const start = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  return body.toString('utf8', start);
+}
+
+function attemptOf(status: number, headers: Record<string, string | string[] | undefined>, text: string): Attempt {
+  if (text.length === 0) return { status, headers, body: null, parseFailed: false };
+  try {
+    return { status, headers, body: JSON.parse(text), parseFailed: false };
+  } catch {
+    return { status, headers, body: text, parseFailed: true };
   }
 }
 
