@@ -22,7 +22,10 @@ export interface FieldCost {
   members?: Record<string, number>;
 }
 
-export type FieldCostOf = (args: Record<string, unknown>) => FieldCost;
+/** A field's worst case from its arguments; `fixed` when no argument can change it, so none need be coerced to price it. */
+export type FieldCostOf = ((args: Record<string, unknown>) => FieldCost) & { readonly fixed?: FieldCost };
+
+const fixedCost = (cost: FieldCost): FieldCostOf => Object.assign(() => cost, { fixed: cost });
 
 /**
  * Units the request can return at most: the catalogue's maximum, bounded by what the request asks for — its
@@ -87,14 +90,20 @@ export function returnedBound(
 
 const FREE_FIELD: FieldCost = { credits: 0, items: 1 };
 
+/** Whether the request's arguments can bound what an operation returns: the inputs `unitsBound` reads. */
+function boundByArguments(op: OperationSpec): boolean {
+  return op.billing.unitsAsked !== undefined || 'limit' in op.input.shape || 'ids' in op.input.shape;
+}
+
 /** A root field's worst case: its reservation, and the bound of what it returns. */
 export function rootFieldCost(op: OperationSpec): FieldCostOf {
-  if (op.billing.minimumCredits === 0 && !op.billing.returns) return () => FREE_FIELD;
-  return (args) => {
+  if (op.billing.minimumCredits === 0 && !op.billing.returns) return fixedCost(FREE_FIELD);
+  const costAt = (args: Record<string, unknown>): FieldCost => {
     const bound = unitsBound(op, args);
     const { items, members } = returnedBound(op, args, bound);
     return { credits: reservationFor(op, args, bound), items, ...(members ? { members } : {}) };
   };
+  return boundByArguments(op) ? costAt : fixedCost(costAt({}));
 }
 
 /**

@@ -125,9 +125,11 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
 
 function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): FieldCost {
   const cost = field.extensions[FIELD_COST] as FieldCostOf;
-  let args: Record<string, unknown>;
-  // A field without arguments has none to coerce (whoami, health): skip graphql's coercion, done on every call.
+  // A price no argument can change (one post by id) and a field without arguments (whoami, health) skip graphql's
+  // coercion of the arguments, which would otherwise run on every call.
+  if (cost.fixed) return cost.fixed;
   if (field.args.length === 0) return cost({});
+  let args: Record<string, unknown>;
   try {
     args = getArgumentValues(field, node, variables);
   } catch {

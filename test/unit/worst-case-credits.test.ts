@@ -1,6 +1,7 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { WORST_CASE_CEILING_CREDITS } from '../../schema/catalogue/worst-case.ts';
+import { OPERATIONS } from '../../schema/catalogue/index.ts';
+import { reservationFor, rootFieldCost, WORST_CASE_CEILING_CREDITS } from '../../schema/catalogue/worst-case.ts';
 import { refuseAboveCeiling, worstCaseCredits } from '../../schema/pipeline/worst-case-credits.ts';
 import { schema } from '../../schema/schema.ts';
 
@@ -74,5 +75,18 @@ describe('worst-case credits of a GraphQL request, before it runs', () => {
       extensions: { code: 'query_too_costly', http: { status: 400 }, details: { path: 'microblogPostSearch.items.authorProfile.followers', worstCase: 10_301, ceiling: 5_000 } },
     });
     expect(() => refuseAboveCeiling(worst('{ microblogPostSearch(query: "x", limit: 10) { items { authorProfile { followers { items { id } } } } } }'))).not.toThrow();
+  });
+
+  it('a root field is priced without its arguments only when no argument can change its price', () => {
+    const fixed = OPERATIONS.filter((op) => rootFieldCost(op).fixed);
+    expect(fixed.map((op) => op.operationId)).toContain('getForumPost');
+    expect(rootFieldCost(OPERATIONS.find((op) => op.operationId === 'searchForumPosts')!).fixed).toBeUndefined();
+    for (const op of fixed) {
+      const example = op.example as Record<string, unknown>;
+      // Only the operation's own inputs: GraphQL coerces no other argument.
+      for (const args of [{}, example]) {
+        expect({ op: op.operationId, credits: rootFieldCost(op).fixed!.credits }).toEqual({ op: op.operationId, credits: op.billing.minimumCredits === 0 && !op.billing.returns ? 0 : reservationFor(op, args) });
+      }
+    }
   });
 });
