@@ -8,15 +8,25 @@ import { DateTimeScalar } from './date-time-scalar.ts';
 interface ValidationIssue {
   message: string;
   path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+  /** zod's `unrecognized_keys`: members a strict object (a monitor's target) does not know, named under its path. */
+  code?: string;
+  keys?: readonly string[];
 }
 
 function issuePath(issue: ValidationIssue): string {
   return (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
 }
 
+/** One field per issue; an unknown member is named itself (`target.keyword`), as REST names an unknown body member. */
+function issueFields(issue: ValidationIssue): { field: string; message: string }[] {
+  const path = issuePath(issue);
+  if (issue.code !== 'unrecognized_keys' || !issue.keys?.length) return [{ field: path, message: issue.message }];
+  return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, message: 'unknown member' }));
+}
+
 /** Turns a zod (standard schema) failure into the catalogue's 400 whose `details` names each field. */
 export function validationFailure(issues: readonly ValidationIssue[]): ServiceError {
-  const fields = issues.map((issue) => ({ field: issuePath(issue), message: issue.message }));
+  const fields = issues.flatMap(issueFields);
   const first = fields[0];
   return new ServiceError('invalid_request', {
     message: first ? `Invalid value for '${first.field}': ${first.message}` : 'The request failed validation.',

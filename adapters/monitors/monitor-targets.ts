@@ -74,6 +74,7 @@ const SearchTarget = z
     kind: z.literal('search'),
     keywords: KEYWORDS.refine((keywords) => parseKeywords(keywords).some((term) => !term.excluded), 'at least one word or phrase that must appear'),
   })
+  .strict()
   .describe('`search`: new posts matching `keywords`, across the monitor’s `sources` (forum, microblog or both).');
 
 const SubforumTarget = z
@@ -82,14 +83,17 @@ const SubforumTarget = z
     subforum: identifier(normaliseSubforum, /^(?:[A-Za-z0-9][A-Za-z0-9_]{2,20}|[A-Za-z]{2})$/, 'a community name, `r/name` or community URL'),
     keywords: KEYWORDS.optional(),
   })
+  .strict()
   .describe('`subforum`: new posts in one forum community, all of them or those matching `keywords`.');
 
 const ForumUserTarget = z
   .object({ kind: z.literal('forum_user'), username: identifier(normaliseForumUser, /^[A-Za-z0-9_-]{3,20}$/, 'a forum username, `u/name` or profile URL') })
+  .strict()
   .describe('`forum_user`: new posts by one forum account.');
 
 const ForumThreadTarget = z
   .object({ kind: z.literal('forum_thread'), post: identifier(normaliseForumPost, /^[a-z0-9]{1,13}$/, 'a forum post id, `t3_` fullname or post URL') })
+  .strict()
   .describe('`forum_thread`: new comments under one forum post (results are `itemType: comment`).');
 
 const MicroblogUserTarget = z
@@ -98,14 +102,17 @@ const MicroblogUserTarget = z
     user: identifier(normaliseMicroblogUser, /^[A-Za-z0-9_]{1,50}$/, 'a username, `@handle`, profile URL or numeric id'),
     includeReplies: z.boolean().default(false).describe('Also report the account’s replies (default: posts and reposts only).'),
   })
+  .strict()
   .describe('`microblog_user`: new posts by one microblog account.');
 
 const MicroblogThreadTarget = z
   .object({ kind: z.literal('microblog_thread'), post: identifier(normaliseMicroblogPost, /^[0-9]{1,19}$/, 'a post id or status URL') })
+  .strict()
   .describe('`microblog_thread`: new replies under one microblog post.');
 
 const MicroblogListTarget = z
   .object({ kind: z.literal('microblog_list'), list: identifier(normaliseMicroblogList, /^[0-9]{1,19}$/, 'a List id or List URL') })
+  .strict()
   .describe('`microblog_list`: new posts by the members of one public microblog List.');
 
 export const MonitorTargetInput = z

@@ -39,3 +39,23 @@ describe('MCP monitor and webhook tools', () => {
     expect(await gatedTools(scopes)).toEqual([...expected].sort());
   });
 });
+
+describe('a monitor target over MCP', () => {
+  it('is described as closed (additionalProperties false in every kind) and an unknown member is refused by name', async () => {
+    const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+    const client = await connectMcp(svc.url, key);
+    try {
+      const { tools } = await client.listTools();
+      const create = tools.find((tool) => tool.name === 'create_monitor')!;
+      const kinds = (create.inputSchema.properties!.target as { oneOf: { additionalProperties?: boolean }[] }).oneOf;
+      expect(kinds).toHaveLength(7);
+      expect(kinds.every((kind) => kind.additionalProperties === false)).toBe(true);
+      const result = await client.callTool({ name: 'create_monitor', arguments: { name: 'm', target: { kind: 'subforum', subforum: 'programming', keyword: 'rust' } } });
+      expect(result.isError).toBe(true);
+      expect((result.structuredContent as { error: { code: string; details: { field: string } } }).error).toMatchObject({ code: 'invalid_request', details: { field: 'target.keyword' } });
+      expect((await svc.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});

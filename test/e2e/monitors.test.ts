@@ -87,6 +87,19 @@ describe('monitor resources', () => {
     expect(String(res.body.error.details.field)).toMatch(new RegExp(`^${field}`));
   });
 
+  it('refuses an unknown member inside target with a 400 naming it, on create and on update, and creates nothing', async () => {
+    const before = (await svc.request('GET', '/v1/monitors?limit=100', { key })).body.data.length;
+    const created = await createMonitor({ target: { kind: 'subforum', subforum: 'programming', keyword: 'rust' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(400);
+    expect(created.body.error.details.field).toBe('target.keyword');
+    expect((await svc.request('GET', '/v1/monitors?limit=100', { key })).body.data).toHaveLength(before);
+    const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
+    const patched = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'microblog_user', user: 'simdevs', includeReplys: true } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(400);
+    expect(patched.body.error.details.field).toBe('target.includeReplys');
+    expect((await svc.request('GET', `/v1/monitors/${id}`, { key })).body.data.target).toEqual({ kind: 'search', keywords: 'rust' });
+  });
+
   it('answers 404 for another account’s monitor and webhook, and 409 at the tier’s ceilings', async () => {
     const other = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
     const mine = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
