@@ -221,8 +221,14 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         checkSources(target, sources);
         if (limits) checkSchedule(limits, patch.schedule);
         await requireWebhook(tx, workspaceId, patch.webhookId);
+        // What it watches changed: its next run records the new target's items as a baseline (jsonb compares by value).
+        const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(
+          `select not ("target" = ?::jsonb and "sources" @> ?::jsonb and "sources" <@ ?::jsonb) as "rewatched" from "monitor" where "id" = ?`,
+          [JSON.stringify(target), JSON.stringify(sources), JSON.stringify(sources), id],
+        );
         const [updated] = await tx.all<MonitorRow>(
-          `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?
+          `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?,
+             "baseline_at" = case when ? then null else "baseline_at" end
            where "id" = ? returning *`,
           [
             patch.name ?? current.name,
@@ -232,13 +238,17 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
             patch.status ?? current.status,
             patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
             clock().toISOString(),
+            rewatched,
             id,
           ],
         );
-        return updated;
+        return { updated, rewatched };
       });
       const changesSchedule = patch.schedule !== undefined || patch.status !== undefined;
-      return toMonitor(changesSchedule ? await applySchedule(row) : row);
+      const monitor = changesSchedule ? await applySchedule(row.updated) : row.updated;
+      // The new baseline is taken now, as at creation, so nothing published before the next scheduled run is lost in it.
+      if (row.rewatched && monitor.status === 'active') await queueAndDispatch(id, 'manual');
+      return toMonitor(monitor);
     },
 
     async remove(workspaceId, id) {

@@ -44,7 +44,7 @@ export const updateMonitor = defineOperation({
   ...RESOURCE,
   operationId: 'updateMonitor',
   description:
-    'Changes a monitor: any of `name`, `target`, `sources`, `schedule`, `webhookId`, `status`. `paused` and `archived` stop its schedule (run-now is then 409); `active` restarts it. A changed target keeps what the monitor has seen.',
+    'Changes a monitor: any of `name`, `target`, `sources`, `schedule`, `webhookId`, `status`. `paused` and `archived` stop its schedule (run-now is then 409); `active` restarts it. A changed `target` or `sources` queues a run at once that records what the new target already holds as its baseline (reported as nothing new), keeping what the monitor has seen.',
   graphql: { kind: 'mutation', field: 'updateMonitor' },
   rest: { method: 'PATCH', path: '/v1/monitors/:id' },
   tool: 'update_monitor',

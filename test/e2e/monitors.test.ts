@@ -200,6 +200,24 @@ describe('only what is new', () => {
     expect(second.results).toHaveLength(1);
   });
 
+  it('takes a new baseline at once when its target changes, reporting only what is published after the change', async () => {
+    forum().addPost({ subforum: 'pics', title: 'Already there before the change', selftext: 'Old news.' });
+    const id = await baselined({ target: { kind: 'subforum', subforum: 'programming' }, schedule: 'manual' });
+    const changed = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'pics' } } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const [rebaseline] = await finishedRuns(svc, key, id, 2);
+    expect(rebaseline).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(rebaseline.suppressed.baseline).toBeGreaterThan(0);
+    expect((await svc.request('GET', `/v1/monitors/${id}/results`, { key })).body.data).toEqual([]);
+    // The same target spelled another way, or a change of name, is no change of what it watches: no run is queued.
+    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'r/pics' }, name: 'pics' } });
+    expect((await svc.request('GET', `/v1/monitors/${id}/runs`, { key })).body.data).toHaveLength(2);
+    const post = forum().addPost({ subforum: 'pics', title: 'Published after the change', selftext: 'New.' });
+    const { run, results } = await nextRun(id, 2);
+    expect(run.newResults).toBe(1);
+    expect(results.map((result: { externalId: string }) => result.externalId)).toEqual([post.id]);
+  });
+
   it('watches a forum thread for new comments, reported as itemType comment', async () => {
     const post = forum().addPost({ subforum: 'programming', title: 'Thread to watch', selftext: 'Comments welcome.' });
     forum().addComment({ postId: post.id, body: 'First!' });
