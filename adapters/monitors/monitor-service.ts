@@ -66,7 +66,7 @@ export interface MonitorService {
   runNow(workspaceId: string, id: string): Promise<{ jobId: string; queued: true }>;
   /**
    * Queues a scheduled run of a monitor (the jobs layer calls this when its schedule fires, with its next firing):
-   * its run, or why none: the monitor is not active on a schedule, or it no longer exists.
+   * its run, or why none: the monitor is not active on a schedule (or its hourly firing is skipped), or it no longer exists.
    */
   queueScheduledRun(monitorId: string, nextRunAt: Date | null): Promise<{ id: string } | 'not_scheduled' | 'gone'>;
 }
@@ -80,6 +80,7 @@ export interface MonitorServiceOptions {
   clock: () => Date;
 }
 
+const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
   return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
@@ -143,6 +144,18 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       }),
     );
     return recorded ?? row;
+  }
+
+  /**
+   * An hourly schedule kept from a tier that had hourly schedules fires hourly, but runs at most once a day: a firing is
+   * skipped while the monitor's last run was queued under 24 h ago.
+   */
+  async function hourlyOverdrawn(monitor: MonitorRow): Promise<boolean> {
+    const limits = await options.limits(monitor.workspace_id);
+    if (!limits || limits.hourlySchedules) return false;
+    const since = new Date(clock().getTime() - DAY_MS).toISOString();
+    const recent = await db.all(`select 1 from "monitor_run" where "monitor_id" = ? and "created_at" > ? limit 1`, [monitor.id, since]);
+    return recent.length > 0;
   }
 
   /** Inserts a queued run, or finds the one already queued: the partial unique index makes this atomic. */
@@ -210,7 +223,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     },
 
     async update(workspaceId, id, patch) {
-      const limits = patch.schedule !== undefined ? await tierLimits(workspaceId) : undefined;
+      const limits = patch.schedule !== undefined || patch.status !== undefined ? await tierLimits(workspaceId) : undefined;
       // The row is locked from its read to its write: two changes of one monitor at once apply one after the other,
       // neither writing back what it read before the other's change.
       const row = await db.transaction(async (tx) => {
@@ -219,7 +232,11 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         // A new target of another platform brings that platform's sources unless sources are given too.
         const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
         checkSources(target, sources);
-        if (limits) checkSchedule(limits, patch.schedule);
+        const schedule = patch.schedule ?? current.schedule;
+        const status = patch.status ?? current.status;
+        // Asking for hourly, or to keep or resume an hourly schedule (set before the tier dropped), needs the tier's hourly
+        // schedules; a change that names neither schedule nor status (a new name) is not refused for what it leaves.
+        if (limits && (patch.schedule === 'hourly' || status === 'active')) checkSchedule(limits, schedule);
         await requireWebhook(tx, workspaceId, patch.webhookId);
         // What it watches changed: its next run records the new target's items as a baseline (jsonb compares by value).
         const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(
@@ -234,20 +251,23 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
             patch.name ?? current.name,
             JSON.stringify(target),
             JSON.stringify(sources),
-            patch.schedule ?? current.schedule,
-            patch.status ?? current.status,
+            schedule,
+            status,
             patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
             clock().toISOString(),
             rewatched,
             id,
           ],
         );
-        return { updated, rewatched };
+        const resumed = current.status !== 'active' && status === 'active';
+        return { updated, rewatched, resumed, reschedule: schedule !== current.schedule || status !== current.status };
       });
-      const changesSchedule = patch.schedule !== undefined || patch.status !== undefined;
-      const monitor = changesSchedule ? await applySchedule(row.updated) : row.updated;
-      // The new baseline is taken now, as at creation, so nothing published before the next scheduled run is lost in it.
-      if (row.rewatched && monitor.status === 'active') await queueAndDispatch(id, 'manual');
+      // A PATCH that leaves schedule and status as they were keeps the schedule's next firing where it was.
+      const monitor = row.reschedule ? await applySchedule(row.updated) : row.updated;
+      // A new baseline is taken now, as at creation, so nothing published before the next scheduled run is lost in it:
+      // for a changed target, or on resuming a monitor whose target changed while it was paused.
+      const awaitsBaseline = monitor.baseline_at === null || monitor.baseline_at === undefined;
+      if (monitor.status === 'active' && awaitsBaseline && (row.rewatched || row.resumed)) await queueAndDispatch(id, 'manual');
       return toMonitor(monitor);
     },
 
@@ -296,6 +316,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         `update "monitor" set "next_run_at" = ? where "id" = ? and "status" = 'active' and "schedule" <> 'manual' returning *`,
         [nextRunAt?.toISOString() ?? null, monitorId],
       );
+      if (monitor?.schedule === 'hourly' && (await hourlyOverdrawn(monitor))) return 'not_scheduled';
       if (monitor) return { id: await queueAndDispatch(monitorId, 'schedule') };
       const [exists] = await db.all(`select 1 from "monitor" where "id" = ?`, [monitorId]);
       return exists ? 'not_scheduled' : 'gone';

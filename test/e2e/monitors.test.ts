@@ -216,6 +216,14 @@ describe('only what is new', () => {
     const { run, results } = await nextRun(id, 2);
     expect(run.newResults).toBe(1);
     expect(results.map((result: { externalId: string }) => result.externalId)).toEqual([post.id]);
+    // Changed while paused: the baseline is taken when it is resumed.
+    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status: 'paused', target: { kind: 'subforum', subforum: 'programming' } } });
+    expect((await svc.request('GET', `/v1/monitors/${id}/runs`, { key })).body.data).toHaveLength(3);
+    forum().addPost({ subforum: 'programming', title: 'Published while it was paused', selftext: 'Before the baseline.' });
+    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status: 'active' } });
+    const [resumed] = await finishedRuns(svc, key, id, 4);
+    expect(resumed).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(resumed.suppressed.baseline).toBe(1);
   });
 
   it('watches a forum thread for new comments, reported as itemType comment', async () => {
