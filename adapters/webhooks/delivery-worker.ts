@@ -73,12 +73,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     );
   }
 
-  /** Takes one delivery now; one still in the schedule is leased so no scheduled attempt runs beside this one. */
+  /**
+   * Takes one delivery now; one still in the schedule is leased so no scheduled attempt runs beside this one. None of a
+   * disabled webhook (it may have been disabled since the caller looked): it stays as it is, for when it is active.
+   */
   async function claimOne(deliveryId: string): Promise<ClaimedRow | undefined> {
     const lease = new Date(clock().getTime() + leaseMs).toISOString();
     const [row] = await db.all<ClaimedRow>(
       `update "webhook_delivery" d set "next_attempt_at" = case when d."status" in ('pending', 'retrying') then ?::timestamptz else d."next_attempt_at" end
-       from "webhook" w where w."id" = d."webhook_id" and d."id" = ?
+       from "webhook" w where w."id" = d."webhook_id" and d."id" = ? and w."status" = 'active'
        returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."status" as "webhook_status"`,
       [lease, deliveryId],
     );

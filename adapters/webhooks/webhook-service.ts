@@ -156,6 +156,11 @@ function notFound(resource: 'webhook' | 'delivery', id: string): ResourceError {
   return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
 }
 
+/** A disabled webhook receives nothing, sent by hand (test, redeliver) or by the schedule, until it is active again. */
+function disabled(status: WebhookRow['status']): ResourceError {
+  return new ResourceError('state', 'The webhook is disabled: set its status to active to send it anything.', { status });
+}
+
 function forbidden(reason: string): ResourceError {
   return new ResourceError('destination', `The URL is not a permitted destination: ${reason}.`, { field: 'url', reason });
 }
@@ -180,11 +185,16 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return toDelivery(row);
   }
 
-  async function requireDelivery(workspaceId: string, deliveryId: string): Promise<void> {
-    const rows = UUID.test(deliveryId)
-      ? await db.all(`select 1 from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id" where d."id" = ? and w."workspace_id" = ?`, [deliveryId, workspaceId])
+  /** The delivery's webhook status, when the delivery is this account's. */
+  async function requireDelivery(workspaceId: string, deliveryId: string): Promise<WebhookRow['status']> {
+    const [row] = UUID.test(deliveryId)
+      ? await db.all<{ status: WebhookRow['status'] }>(
+          `select w."status" from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id" where d."id" = ? and w."workspace_id" = ?`,
+          [deliveryId, workspaceId],
+        )
       : [];
-    if (!rows.length) throw notFound('delivery', deliveryId);
+    if (!row) throw notFound('delivery', deliveryId);
+    return row.status;
   }
 
   return {
@@ -278,7 +288,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
     async test(workspaceId, id) {
       const webhook = await requireWebhook(db, workspaceId, id);
-      if (webhook.status !== 'active') throw new ResourceError('state', 'The webhook is disabled: set its status to active to send it anything.', { status: webhook.status });
+      if (webhook.status !== 'active') throw disabled(webhook.status);
       const at = clock();
       const eventId = options.newEventId();
       const payload = { type: 'webhook.test', timestamp: at.toISOString(), data: { webhook: toWebhook(webhook) } };
@@ -303,7 +313,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     },
 
     async redeliver(workspaceId, deliveryId) {
-      await requireDelivery(workspaceId, deliveryId);
+      const status = await requireDelivery(workspaceId, deliveryId);
+      if (status !== 'active') throw disabled(status);
       await options.deliverNow(deliveryId, 'redeliver');
       return deliveryOf(deliveryId);
     },

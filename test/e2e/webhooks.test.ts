@@ -237,6 +237,63 @@ describe('deliveries', () => {
   });
 });
 
+describe('a disabled webhook', () => {
+  it('is not redelivered to (409 as for test), and its waiting delivery is attempted only once it is active again', async () => {
+    receiver.answer('/paused', { status: 500 });
+    const hook = await createWebhook('/paused');
+    const waiting = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    expect(waiting).toMatchObject({ status: 'retrying', attempts: 1 });
+    receiver.answer('/paused', { status: 200 });
+    const sent = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    expect(sent).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect((await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { status: 'disabled' } })).body.data.status).toBe('disabled');
+
+    for (const id of [sent.id, waiting.id]) {
+      const refused = await svc.request('POST', `/v1/webhook-deliveries/${id}/redeliver`, { key });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'conflict', details: { status: 'disabled' } });
+    }
+    // Its waiting retry comes due beside another webhook's: the sweep that retries that one leaves this one alone.
+    receiver.answer('/beside', { status: 500 });
+    const beside = await createWebhook('/beside');
+    const besideSent = (await svc.request('POST', `/v1/webhooks/${beside.id}/test`, { key })).body.data;
+    receiver.answer('/beside', { status: 200 });
+    offsetMs += 6_000;
+    await until(() => svc.request('GET', `/v1/webhook-deliveries/${besideSent.id}`, { key }), (body) => body.data.status === 'succeeded');
+    expect(await delivery(waiting.id)).toMatchObject({ status: 'retrying', attempts: 1 });
+    expect(await delivery(sent.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(receiver.at('/paused')).toHaveLength(2);
+
+    await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { status: 'active' } });
+    const resumed = await until(() => svc.request('GET', `/v1/webhook-deliveries/${waiting.id}`, { key }), (body) => body.data.status === 'succeeded');
+    expect(resumed.data.attempts).toBe(2);
+    expect(receiver.at('/paused')).toHaveLength(3);
+  });
+
+  it('is not told of results found while it was disabled; the monitor keeps and lists them', async () => {
+    const hook = await createWebhook('/asleep');
+    const forum = svc.service.platforms.sims.forum!.world;
+    const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'a', target: { kind: 'search', keywords: 'dormouse' }, sources: ['forum'], webhookId: hook.id, schedule: 'manual' } })).body.data;
+    await finishedRuns(svc, key, monitor.id, 1);
+    await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { status: 'disabled' } });
+    const meanwhile = forum.addPost({ subforum: 'programming', title: 'A dormouse asleep in the teapot', selftext: 'Found while the webhook was off.' });
+    await svc.request('POST', `/v1/monitors/${monitor.id}/run`, { key });
+    expect((await finishedRuns(svc, key, monitor.id, 2))[0]).toMatchObject({ status: 'succeeded', newResults: 1 });
+    await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { status: 'active' } });
+    const results = (await svc.request('GET', `/v1/monitors/${monitor.id}/results`, { key })).body.data;
+    expect(results.map((result: { externalId: string }) => result.externalId)).toEqual([meanwhile.id]);
+    expect((await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key })).body.data).toEqual([]);
+
+    const after = forum.addPost({ subforum: 'programming', title: 'A dormouse awake at last', selftext: 'Found once the webhook was on again.' });
+    await svc.request('POST', `/v1/monitors/${monitor.id}/run`, { key });
+    await finishedRuns(svc, key, monitor.id, 3);
+    const deliveries = await until(() => svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key }), (body) => body.data.some((d: { status: string }) => d.status === 'succeeded'));
+    expect(deliveries.data).toHaveLength(1);
+    // Signed on the service's advanced clock: the signatures are checked with every other delivery's at the end.
+    expect(receiver.at('/asleep').map((request) => JSON.parse(request.body).data.result.externalId)).toEqual([after.id]);
+  });
+});
+
 describe('every delivery received', () => {
   it('verifies with the standardwebhooks package against its webhook’s secret', () => {
     expect(receiver.received.length).toBeGreaterThan(10);
