@@ -20,17 +20,24 @@ export function destinationPolicyFromEnv(env: Record<string, string | undefined>
   return { allowHttp: env.SVC_WEBHOOK_ALLOW_HTTP === 'true', allowHosts: new Set(hosts), lookup: systemLookup };
 }
 
+/** IPv6 global unicast: ipaddr.js calls every address it has no name for `unicast`, ::/96 (IPv4-compatible) included. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /**
  * Only public unicast addresses are permitted: never loopback, private, link-local (cloud metadata included), shared
  * (CGNAT), unique-local, multicast, broadcast, unspecified or reserved ones. An IPv4-mapped IPv6 address is judged as
- * the IPv4 address it carries.
+ * the IPv4 address it carries; any other IPv6 address must be global unicast (2000::/3), less the ranges inside it that
+ * are not public unicast (documentation, 6to4, Teredo, ORCHID, benchmarking), so an IPv4-compatible `::7f00:1` or an
+ * unassigned block never reaches an IPv4 host through a dual-stack or translating network.
  */
 export function forbiddenAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
-  return range === 'unicast' ? null : `${address} is a ${range} address`;
+  if (range !== 'unicast') return `${address} is a ${range} address`;
+  if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return `${address} is not a global unicast address (2000::/3)`;
+  return null;
 }
 
 /** The URL's host as an address literal, or null for a name. */

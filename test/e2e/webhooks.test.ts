@@ -350,6 +350,15 @@ describe('permitted destinations', () => {
     ['https://2130706433/', /loopback/],
     ['https://[::1]/', /loopback/],
     ['https://[::ffff:127.0.0.1]/', /loopback/],
+    // IPv4-compatible (::/96): not global unicast, whatever IPv4 address it spells.
+    ['https://[::7f00:1]:19091/', /::7f00:1 is not a global unicast address/],
+    ['https://[::127.0.0.1]/', /::7f00:1 is not a global unicast address/],
+    ['https://[::a00:1]/', /not a global unicast address/],
+    ['https://[4000::1]/', /not a global unicast address/],
+    ['https://[2001:db8::1]/', /reserved/],
+    ['https://[2002:7f00:1::1]/', /6to4/],
+    ['https://[2001::1]/', /teredo/],
+    ['https://[64:ff9b::7f00:1]/', /rfc6052/],
     ['https://10.1.2.3/', /private/],
     ['https://172.16.0.1/', /private/],
     ['https://192.168.1.1/', /private/],
@@ -387,5 +396,9 @@ describe('permitted destinations', () => {
     const sent = (await strict.request('POST', `/v1/webhooks/${created.body.data.id}/test`, { key: strictKey })).body.data;
     expect(sent).toMatchObject({ status: 'retrying', lastStatusCode: null });
     expect(sent.lastError).toMatch(/forbidden destination: 127\.0\.0\.1 is a loopback address/);
+    // The connection's own lookup applies the same rule: an IPv4-compatible IPv6 address is refused there too.
+    resolveTo = ['::7f00:1'];
+    const again = (await strict.request('POST', `/v1/webhook-deliveries/${sent.id}/redeliver`, { key: strictKey })).body.data;
+    expect(again.lastError).toMatch(/forbidden destination: ::7f00:1 is not a global unicast address/);
   });
 });
