@@ -193,7 +193,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-create:' || ?))`, [workspaceId]);
         const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "monitor" where "workspace_id" = ?`, [workspaceId]);
         if (toInt(count) >= limits.maxMonitors) {
-          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxMonitors} monitors; delete one or buy credits to raise the tier.`, {
+          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxMonitors} monitor${limits.maxMonitors === 1 ? '' : 's'}; delete one or buy credits to raise the tier.`, {
             limit: 'maxMonitors',
             maxMonitors: limits.maxMonitors,
             tier: limits.tier,

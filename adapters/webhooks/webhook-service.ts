@@ -209,7 +209,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         await tx.all(`select pg_advisory_xact_lock(hashtext('webhook-create:' || ?))`, [workspaceId]);
         const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "webhook" where "workspace_id" = ?`, [workspaceId]);
         if (toInt(count) >= limits.maxWebhooks) {
-          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxWebhooks} webhooks; delete one or buy credits to raise the tier.`, {
+          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxWebhooks} webhook${limits.maxWebhooks === 1 ? '' : 's'}; delete one or buy credits to raise the tier.`, {
             limit: 'maxWebhooks',
             maxWebhooks: limits.maxWebhooks,
             tier: limits.tier,

@@ -81,10 +81,20 @@ describe('monitor resources', () => {
     [{ target: { kind: 'search', keywords: 'x' }, schedule: 'often' }, 'schedule'],
     [{ target: { kind: 'subforum', subforum: 'programming' }, sources: ['microblog'] }, 'sources'],
     [{ target: { kind: 'search', keywords: 'x' }, name: '' }, 'name'],
+    [{ target: { kind: 'search', keywords: 'x' }, name: ' \t  ' }, 'name'],
   ])('refuses %j with a 400 naming %s', async (body, field) => {
     const res = await createMonitor(body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(String(res.body.error.details.field)).toMatch(new RegExp(`^${field}`));
+  });
+
+  it('trims a name, and refuses one that is all spaces on update too', async () => {
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual', name: '  Rust watch  ' });
+    expect(created.body.data.name).toBe('Rust watch');
+    const blank = await svc.request('PATCH', `/v1/monitors/${created.body.data.id}`, { key, body: { name: '   ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error.details.field).toBe('name');
+    expect((await svc.request('GET', `/v1/monitors/${created.body.data.id}`, { key })).body.data.name).toBe('Rust watch');
   });
 
   it('refuses an unknown member inside target with a 400 naming it, on create and on update, and creates nothing', async () => {
@@ -111,6 +121,10 @@ describe('monitor resources', () => {
     const withTheirs = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, webhookId: theirHook });
     expect(withTheirs.status).toBe(404);
     expect(withTheirs.body.error.details).toMatchObject({ resource: 'webhook' });
+    const secondHook = await svc.request('POST', '/v1/webhooks', { key: other.key, body: { name: 'h2', url: 'https://hooks.example.com/b' } });
+    expect(secondHook.status).toBe(409);
+    expect(secondHook.body.error.details).toMatchObject({ limit: 'maxWebhooks', maxWebhooks: 1 });
+    expect(secondHook.body.error.message).toMatch(/^The free tier allows 1 webhook; /);
 
     const hourly = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'hourly' }, other.key);
     expect(hourly.status).toBe(409);

@@ -82,6 +82,17 @@ describe('webhook resources', () => {
     expect(oneMore.body.error.details).toMatchObject({ limit: 'maxWebhooks', maxWebhooks });
   });
 
+  it('trims a name, and refuses one that is all spaces with a 400 naming name', async () => {
+    const blank = await svc.request('POST', '/v1/webhooks', { key, body: { name: '   ', url: receiver.url('/blank') } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error.details.field).toBe('name');
+    const hook = await createWebhook('/trimmed', { name: '  Inbox  ' });
+    expect((await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data.name).toBe('Inbox');
+    const renamed = await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { name: '\t' } });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.error.details.field).toBe('name');
+  });
+
   it('applies two PATCHes of one webhook at once without either undoing the other', async () => {
     for (let i = 0; i < 5; i++) {
       const hook = await createWebhook(`/patched-${i}`);
