@@ -4,7 +4,10 @@ import ipaddr from 'ipaddr.js';
 /** Where webhooks may be delivered: the operator may allow plain http and name hosts that skip the address rule. */
 export interface DestinationPolicy {
   allowHttp: boolean;
-  /** Host names or literal addresses (lower case) allowed whatever they resolve to; tests use loopback receivers. */
+  /**
+   * Hosts allowed whatever they resolve to, as read by `allowanceEntry`: `host` (lower case, an IPv6 address bare) on
+   * any port, or `host:port` (`[v6]:port`) on that port only. Tests use loopback receivers.
+   */
   allowHosts: ReadonlySet<string>;
   /** Name resolution, injectable so tests can make a name resolve differently at creation and at delivery. */
   lookup: (hostname: string) => Promise<string[]>;
@@ -14,10 +17,30 @@ export async function systemLookup(hostname: string): Promise<string[]> {
   return (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
+/** An IPv6 literal in the one spelling URLs give it (`::1`, not `0:0::1`); anything else as it is, lower case. */
+function canonicalHost(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare.includes(':') && ipaddr.IPv6.isValid(bare) ? ipaddr.IPv6.parse(bare).toString() : bare;
+}
+
+/** One `SVC_WEBHOOK_ALLOW_HOSTS` entry: `host` or `[v6]` (any port), `host:port` or `[v6]:port` (that port only). */
+export function allowanceEntry(raw: string): string {
+  const text = raw.trim();
+  const withPort = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text);
+  if (!withPort) return canonicalHost(text);
+  const host = canonicalHost(withPort[1]);
+  return `${host.includes(':') ? `[${host}]` : host}:${Number(withPort[2])}`;
+}
+
 /** `SVC_WEBHOOK_ALLOW_HOSTS` (comma-separated) and `SVC_WEBHOOK_ALLOW_HTTP` (`true`): operator settings. */
 export function destinationPolicyFromEnv(env: Record<string, string | undefined>): DestinationPolicy {
-  const hosts = (env.SVC_WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);
+  const hosts = (env.SVC_WEBHOOK_ALLOW_HOSTS ?? '').split(',').filter((entry) => entry.trim()).map(allowanceEntry);
   return { allowHttp: env.SVC_WEBHOOK_ALLOW_HTTP === 'true', allowHosts: new Set(hosts), lookup: systemLookup };
+}
+
+/** The port a URL connects to. */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 /** IPv6 global unicast: ipaddr.js calls every address it has no name for `unicast`, ::/96 (IPv4-compatible) included. */
@@ -46,8 +69,10 @@ function literalAddress(hostname: string): string | null {
   return ipaddr.isValid(bare) ? bare : null;
 }
 
-function allowed(policy: DestinationPolicy, hostname: string): boolean {
-  return policy.allowHosts.has(hostname.replace(/^\[|\]$/g, '').toLowerCase());
+/** Whether the operator allows this host on this port whatever it resolves to. */
+function allowed(policy: DestinationPolicy, hostname: string, port: number): boolean {
+  const host = canonicalHost(hostname);
+  return policy.allowHosts.has(host) || policy.allowHosts.has(`${host.includes(':') ? `[${host}]` : host}:${port}`);
 }
 
 /**
@@ -63,7 +88,7 @@ export async function checkDestination(policy: DestinationPolicy, raw: string): 
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return { ok: false, reason: policy.allowHttp ? 'only http and https URLs' : 'only https URLs' };
   if (url.username || url.password) return { ok: false, reason: 'credentials in the URL' };
-  if (allowed(policy, url.hostname)) return { ok: true };
+  if (allowed(policy, url.hostname, portOf(url))) return { ok: true };
   const literal = literalAddress(url.hostname);
   if (literal) {
     const reason = forbiddenAddress(literal);
@@ -82,11 +107,14 @@ export async function checkDestination(policy: DestinationPolicy, raw: string): 
   return { ok: true };
 }
 
-/** For the connection a delivery opens: the host's addresses, refused when any is forbidden (DNS rebinding included). */
-export async function permittedAddresses(policy: DestinationPolicy, hostname: string): Promise<string[]> {
+/**
+ * For the connection a delivery opens to `port`: the host's addresses, refused when any is forbidden (DNS rebinding
+ * included).
+ */
+export async function permittedAddresses(policy: DestinationPolicy, hostname: string, port: number): Promise<string[]> {
   const literal = literalAddress(hostname);
   const addresses = literal ? [literal] : await policy.lookup(hostname);
-  if (allowed(policy, hostname)) return addresses;
+  if (allowed(policy, hostname, port)) return addresses;
   for (const address of addresses) {
     const reason = forbiddenAddress(address);
     if (reason) throw new Error(`forbidden destination: ${reason}`);

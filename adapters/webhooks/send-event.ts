@@ -1,8 +1,8 @@
 import { isIP, isIPv6 } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import type { AttemptOutcome, SendEvent } from './delivery-worker.ts';
-import { permittedAddresses, type DestinationPolicy } from './destination.ts';
+import { permittedAddresses, portOf, type DestinationPolicy } from './destination.ts';
 import { signedHeaders } from './standard-webhooks.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -41,8 +41,10 @@ async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
 export function createEventSender(policy: DestinationPolicy, options: { timeoutMs?: number; clock?: () => Date } = {}): SendEvent & { close(): Promise<void> } {
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const clock = options.clock ?? (() => new Date());
-  const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
-    permittedAddresses(policy, hostname).then(
+  // A lookup is told the host only, and an allowance may name a port: each port's connections have a connector whose
+  // lookup knows it.
+  const lookupFor = (port: number) => (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+    permittedAddresses(policy, hostname, port).then(
       (addresses) => {
         const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
         if (lookupOptions.all) callback(null, entries);
@@ -51,15 +53,23 @@ export function createEventSender(policy: DestinationPolicy, options: { timeoutM
       (error: Error) => callback(Object.assign(error, { code: 'EFORBIDDEN' }), []),
     );
   };
-  const agent = new Agent({ connect: { lookup: lookup as never, timeout: timeoutMs }, keepAliveTimeout: 10_000 });
+  const connectors = new Map<number, buildConnector.connector>();
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    const port = connectOptions.port ? Number(connectOptions.port) : connectOptions.protocol === 'https:' ? 443 : 80;
+    let connector = connectors.get(port);
+    if (!connector) connectors.set(port, (connector = buildConnector({ lookup: lookupFor(port) as never, timeout: timeoutMs })));
+    connector(connectOptions, callback);
+  };
+  const agent = new Agent({ connect, keepAliveTimeout: 10_000 });
 
   const send: SendEvent = async ({ url, secret, eventId, timestamp, body }) => {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     try {
       // A literal address connects without a lookup, so it is checked here.
-      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) await permittedAddresses(policy, host);
+      const target = new URL(url);
+      const host = target.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host)) await permittedAddresses(policy, host, portOf(target));
       const response = await request(url, {
         method: 'POST',
         dispatcher: agent,

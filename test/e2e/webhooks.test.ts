@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { destinationPolicyFromEnv } from '../../adapters/webhooks/destination.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { finishedRuns, until } from './monitor-support.ts';
@@ -302,6 +303,36 @@ describe('a disabled webhook', () => {
     expect(deliveries.data).toHaveLength(1);
     // Signed on the service's advanced clock: the signatures are checked with every other delivery's at the end.
     expect(receiver.at('/asleep').map((request) => JSON.parse(request.body).data.result.externalId)).toEqual([after.id]);
+  });
+});
+
+describe('SVC_WEBHOOK_ALLOW_HOSTS naming host:port', () => {
+  let narrow: TestService;
+  let narrowKey: string;
+  let port: number;
+  beforeAll(async () => {
+    port = Number(new URL(receiver.url('/')).port);
+    const policy = destinationPolicyFromEnv({ SVC_WEBHOOK_ALLOW_HTTP: 'true', SVC_WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${port}` });
+    narrow = await startTestService({ webhookDestinations: policy, tiers: { free: { maxWebhooks: 5, rateLimitPerMinute: 100_000 } } });
+    ({ key: narrowKey } = await narrow.newKey({ scopes: ['webhooks:write'] }));
+  });
+  afterAll(async () => {
+    await narrow?.close();
+  });
+
+  it('allows that port of the host and no other', async () => {
+    const other = port === 65_535 ? port - 1 : port + 1;
+    const refused = await narrow.request('POST', '/v1/webhooks', { key: narrowKey, body: { name: 'other port', url: `http://127.0.0.1:${other}/` } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'forbidden_destination', details: { field: 'url' } });
+    expect(refused.body.error.details.reason).toMatch(/loopback/);
+    const created = await narrow.request('POST', '/v1/webhooks', { key: narrowKey, body: { name: 'its port', url: receiver.url('/narrow') } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    secrets.set('/narrow', created.body.data.secret);
+    expect((await narrow.request('PATCH', `/v1/webhooks/${created.body.data.id}`, { key: narrowKey, body: { url: `http://127.0.0.1:${other}/` } })).status).toBe(400);
+    const sent = await narrow.request('POST', `/v1/webhooks/${created.body.data.id}/test`, { key: narrowKey });
+    expect(sent.body.data).toMatchObject({ status: 'succeeded', lastStatusCode: 200 });
+    expect(receiver.at('/narrow')).toHaveLength(1);
   });
 });
 

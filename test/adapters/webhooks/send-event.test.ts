@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemLookup, type DestinationPolicy } from '../../../adapters/webhooks/destination.ts';
+import { allowanceEntry, systemLookup, type DestinationPolicy } from '../../../adapters/webhooks/destination.ts';
 import { createEventSender } from '../../../adapters/webhooks/send-event.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 
@@ -63,5 +63,30 @@ describe('the delivery sender', () => {
     const outcome = await sender({ allowHosts: new Set(['127.0.0.1']) })(event(receiver.url('/moved')));
     expect(outcome).toMatchObject({ statusCode: 307, error: `redirect to ${receiver.url('/target')} not followed` });
     expect(receiver.at('/target')).toHaveLength(0);
+  });
+});
+
+describe('an operator allowance with a port', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    [' Hooks.Example.COM ', 'hooks.example.com'],
+    ['hooks.example.com:8443', 'hooks.example.com:8443'],
+    ['[0:0::1]', '::1'],
+    ['::1', '::1'],
+    ['[0:0::1]:08080', '[::1]:8080'],
+  ])('reads %j as %j', (raw, entry) => {
+    expect(allowanceEntry(raw)).toBe(entry);
+  });
+
+  it('lets a delivery through on that port only, for a literal address and for a name, on the connection itself', async () => {
+    const other = port === 65_535 ? port - 1 : port + 1;
+    const literal = sender({ allowHosts: new Set([allowanceEntry(`127.0.0.1:${port}`)]) });
+    expect(await literal(event(receiver.url('/port-literal')))).toMatchObject({ statusCode: 200, error: null });
+    expect((await literal(event(`http://127.0.0.1:${other}/port-literal-other`))).error).toBe('forbidden destination: 127.0.0.1 is a loopback address');
+    const named = sender({ allowHosts: new Set([allowanceEntry(`receiver.test:${port}`)]), lookup: async () => ['127.0.0.1'] });
+    expect(await named(event(`http://receiver.test:${port}/port-name`))).toMatchObject({ statusCode: 200, error: null });
+    expect((await named(event(`http://receiver.test:${other}/port-name-other`))).error).toBe('forbidden destination: 127.0.0.1 is a loopback address');
+    expect(receiver.at('/port-literal')).toHaveLength(1);
+    expect(receiver.at('/port-name')).toHaveLength(1);
   });
 });
