@@ -25,11 +25,18 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const serverUrl = process.env.DATABASE_SERVER_URL;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
 
+function admin(sql: string): void {
+  const url = new URL(serverUrl!);
+  url.pathname = '/postgres';
+  execFileSync('psql', [url.toString(), '-qc', sql]);
+}
+
+const dropDatabase = (name: string) => admin(`drop database if exists "${name}" with (force)`);
+
 function freshDatabase(name: string): string | undefined {
   if (!serverUrl) return undefined;
-  const admin = new URL(serverUrl);
-  admin.pathname = '/postgres';
-  for (const sql of [`drop database if exists "${name}" with (force)`, `create database "${name}"`]) execFileSync('psql', [admin.toString(), '-qc', sql]);
+  dropDatabase(name);
+  admin(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -69,6 +76,7 @@ try {
       }
     } finally {
       for (const service of started) await service.stop();
+      if (serverUrl) for (const side of ['before', 'after']) dropDatabase(`bench_paired_free_${side}`);
     }
   }
   const [second, first] = [median(byOrder['before first']), median(byOrder['after first'])];
