@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SqlDb } from '../db/sql.ts';
+import type { SqlDb, Statement } from '../db/sql.ts';
 import type { ChangedKey } from '../identity/key-change-acks.ts';
 import type { KeyChangeFeed } from '../identity/key-change-feed.ts';
 
@@ -77,6 +77,24 @@ const LIVE = `("expires_at" is null or "expires_at" > ?)`;
 const GRANT_NOT_REVOKED = `not exists (select 1 from "api_key" k where k."oauth_grant_id" = "oauth_model"."id" and k."revoked_at" is not null)`;
 
 /**
+ * A grant lives as long as its newest refresh token: oidc-provider saves a grant once, at approval, with a fixed
+ * lifetime, and refuses every refresh token of an expired grant, so a connection refreshed every day would still end
+ * then. Each refresh token saved (at the code exchange, at each rotation) moves its grant's end, in the row and in the
+ * payload oidc-provider checks (`exp`, epoch seconds), to the token's end; never earlier, and never bringing back a
+ * grant already deleted (an update, in the same statement as the token's insert).
+ */
+function grantExtension(payload: OAuthPayload, expiresAt: string | null): Statement | undefined {
+  if (!payload.grantId || !expiresAt || typeof payload.exp !== 'number') return undefined;
+  return {
+    sql: `with "extended_grant" as (
+            update "oauth_model" set "expires_at" = ?, "payload" = jsonb_set("payload", '{exp}', to_jsonb(?::bigint))
+            where "kind" = 'Grant' and "id" = ? and "expires_at" < ?
+          )`,
+    params: [expiresAt, payload.exp, payload.grantId, expiresAt],
+  };
+}
+
+/**
  * Persists the authorization server's records in PostgreSQL/PGlite (table `oauth_model`), so codes, tokens,
  * grants, sessions and registered clients survive restarts and are shared by every instance on the database.
  * Expired rows are invisible at once and deleted by `sweepExpiredOAuthModels` (housekeeping).
@@ -103,12 +121,14 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
         const { jti: _credential, ...kept } = payload;
         const stored = credential ? kept : kind === 'Interaction' ? withoutSessionId(payload) : payload;
         const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000).toISOString() : null;
+        const extension = kind === 'RefreshToken' ? grantExtension(payload, expiresAt) : undefined;
         await db.all(
-          `insert into "oauth_model" ("kind", "id", "payload", "grant_id", "uid", "user_code", "expires_at")
+          `${extension?.sql ?? ''}
+           insert into "oauth_model" ("kind", "id", "payload", "grant_id", "uid", "user_code", "expires_at")
            values (?, ?, ?::jsonb, ?, ?, ?, ?)
            on conflict ("kind", "id") do update set "payload" = excluded."payload", "grant_id" = excluded."grant_id",
              "uid" = excluded."uid", "user_code" = excluded."user_code", "expires_at" = excluded."expires_at"`,
-          [kind, storedId(kind, id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
+          [...(extension?.params ?? []), kind, storedId(kind, id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
         );
       },
       async find(id) {
