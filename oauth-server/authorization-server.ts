@@ -10,9 +10,14 @@ import { refuseForeignTokenResource } from './token-resource-check.ts';
 export const OAUTH_PREFIX = '/oauth';
 export const INTERACTION_PREFIX = `${OAUTH_PREFIX}/interaction/`;
 
-/** Access tokens are short-lived and refreshed by the client; refresh tokens rotate on every use. */
+/**
+ * Access tokens are short-lived and refreshed by the client; each refresh token lives 30 days from its issue, and a
+ * rotated one starts a new 30 days, so a connection refreshed within that lasts until revoked.
+ */
 const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+/** oidc-provider's own rule for clients that authenticate: their refresh token is rotated only near its end. */
+const CONFIDENTIAL_ROTATION_PERCENT = 70;
 
 export interface AuthorizationServerOptions {
   /** The service's public base URL: the issuer (RFC 8414 / RFC 9207 `iss`). */
@@ -28,8 +33,8 @@ export interface AuthorizationServerOptions {
 /**
  * The MCP sign-in's authorization server, on oidc-provider: authorization code with PKCE (S256 only, always),
  * resource indicators bound to `/mcp`, opaque access tokens (looked up once, then cached until their connection changes, so revocation is immediate),
- * rotating refresh tokens, dynamic client registration and client ID metadata documents. People sign in and approve
- * on our own interaction pages (`/oauth/interaction/:uid`).
+ * rotating refresh tokens (a connection lasts as long as its client keeps refreshing), dynamic client registration
+ * and client ID metadata documents. People sign in and approve on our own interaction pages (`/oauth/interaction/:uid`).
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { issuer, resource } = options;
@@ -60,9 +65,16 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       AuthorizationCode: 60,
       Interaction: 3600,
       Session: 14 * 86_400,
+      // The approval's first 30 days: the storage adapter extends a grant to the end of each refresh token saved for it.
       Grant: REFRESH_TOKEN_TTL_S,
       RefreshToken: REFRESH_TOKEN_TTL_S,
     },
+    // Public clients rotate on every use, confidential ones once 70 % of the token's life has passed. oidc-provider's
+    // default rule also stops rotating after a year, when the last token then simply runs out 30 days later: a
+    // connection would end however often it refreshed. (Sender-constrained tokens, which that rule never rotates for
+    // public clients, are not issued here: DPoP and mTLS are off.)
+    rotateRefreshToken: (ctx) =>
+      ctx.oidc.client!.clientAuthMethod === 'none' || ctx.oidc.entities.RefreshToken!.ttlPercentagePassed() >= CONFIDENTIAL_ROTATION_PERCENT,
     // A connection lasts until it is revoked, not as long as the browser session that approved it.
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
