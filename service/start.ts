@@ -18,6 +18,7 @@ import { logger } from '../adapters/logging/logger.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
+import { createUsageChargeWriter } from '../adapters/usage/usage-charge-writer.ts';
 import { createIdentityStore, type AuthenticatedKey, type IdentityStore } from '../adapters/identity/identity-store.ts';
 import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
 import type { InstanceSettings } from '../adapters/identity/instance-presence.ts';
@@ -170,7 +171,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const pagingStates = createPagingStateStore(orm, now);
     const idempotency = createIdempotencyStore(sqlDb, now);
     const limits = (workspaceId: string) => credits.limits(workspaceId);
-    const usage = createUsageCharges(sqlDb);
+    const usage = createUsageCharges(sqlDb, { write: await createUsageChargeWriter(orm) });
     // Written before the database closes (cleanups run first to last, and the ORM's is last).
     cleanups.unshift(() => usage.close());
     const people = createPersonStore({ orm, db: sqlDb, identity, clock: now });

@@ -41,15 +41,23 @@ export interface UsageCharges {
 const MAX_QUEUED = 10_000;
 const FLUSH_MS = 200;
 
-const INSERT = `insert into "usage_charge" ("workspace_id", "request_id", "operation_id", "surface", "credits", "charged_at")
+/** The usage ledger's columns, in the order every batch write gives them. */
+export const USAGE_COLUMNS = ['workspace_id', 'request_id', 'operation_id', 'surface', 'credits', 'charged_at'] as const;
+
+/** Inserts the rows of a JSON array (`usageRowsJson`) given at `placeholder`. */
+export const insertFromJson = (placeholder: string) => `insert into "usage_charge" ("workspace_id", "request_id", "operation_id", "surface", "credits", "charged_at")
   select "workspace_id", "request_id", "operation_id", "surface", "credits", "charged_at"
-  from jsonb_to_recordset(?::jsonb) as r("workspace_id" uuid, "request_id" text, "operation_id" text, "surface" text, "credits" int, "charged_at" timestamptz)`;
+  from jsonb_to_recordset(${placeholder}::jsonb) as r("workspace_id" uuid, "request_id" text, "operation_id" text, "surface" text, "credits" int, "charged_at" timestamptz)`;
+
+export const usageRowsJson = (records: readonly UsageChargeRecord[]): string =>
+  JSON.stringify(records.map((r) => ({ workspace_id: r.workspaceId, request_id: r.requestId, operation_id: r.operationId, surface: r.surface, credits: r.credits, charged_at: r.chargedAt.toISOString() })));
+
+const INSERT = insertFromJson('?');
 
 /** Writes charges in the caller's transaction (a monitor run books its charge with its results). */
 export async function insertUsageCharges(tx: SqlRunner, records: readonly UsageChargeRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const rows = records.map((r) => ({ workspace_id: r.workspaceId, request_id: r.requestId, operation_id: r.operationId, surface: r.surface, credits: r.credits, charged_at: r.chargedAt.toISOString() }));
-  await tx.all(INSERT, [JSON.stringify(rows)]);
+  await tx.all(INSERT, [usageRowsJson(records)]);
 }
 
 const iso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
@@ -59,7 +67,12 @@ const iso = (value: unknown): string => (value instanceof Date ? value : new Dat
  * together, so a billed call waits on no extra statement; a row is at most FLUSH_MS behind its charge on the
  * instance that served it (an instance killed in that window loses those rows, never the charges themselves).
  */
-export function createUsageCharges(db: SqlDb, options: { flushMs?: number } = {}): UsageCharges & { close(): Promise<void> } {
+export function createUsageCharges(
+  db: SqlDb,
+  /** `write`: how a batch reaches the table (the service's: usage-charge-writer.ts); default `insertUsageCharges`. */
+  options: { flushMs?: number; write?: (records: readonly UsageChargeRecord[]) => Promise<void> } = {},
+): UsageCharges & { close(): Promise<void> } {
+  const writeRows = options.write ?? ((records: readonly UsageChargeRecord[]) => insertUsageCharges(db, records));
   let queued: UsageChargeRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
@@ -70,7 +83,7 @@ export function createUsageCharges(db: SqlDb, options: { flushMs?: number } = {}
     queued = [];
     if (batch.length === 0) return;
     try {
-      await insertUsageCharges(db, batch);
+      await writeRows(batch);
     } catch (error) {
       queued = [...batch, ...queued].slice(-MAX_QUEUED);
       logger.error({ err: error, rows: batch.length }, 'usage charges not written; retrying');
