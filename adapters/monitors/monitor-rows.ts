@@ -20,6 +20,15 @@ export interface MonitorRow {
   updated_at: unknown;
 }
 
+/**
+ * SQL true while the row watches `target` from `sources`, with its parameters: jsonb compares the target by value and
+ * the sources as a set, so a reordering of sources is no change of what the monitor watches.
+ */
+export function watchesSame(target: unknown, sources: unknown): { sql: string; params: string[] } {
+  const [t, s] = [JSON.stringify(target), JSON.stringify(sources)];
+  return { sql: `("target" = ?::jsonb and "sources" @> ?::jsonb and "sources" <@ ?::jsonb)`, params: [t, s, s] };
+}
+
 export interface RunRow {
   id: string;
   monitor_id: string;

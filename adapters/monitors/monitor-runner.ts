@@ -8,7 +8,7 @@ import { insertUsageCharges } from '../usage/usage-charges.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
 import { planReads, type PlatformReaders } from './monitor-fetch.ts';
 import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
-import { iso, json, toMonitor, toRun, type MonitorRow, type RunRow } from './monitor-rows.ts';
+import { iso, json, toMonitor, toRun, watchesSame, type MonitorRow, type RunRow } from './monitor-rows.ts';
 import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
 
 export interface MonitorRunnerOptions {
@@ -183,11 +183,12 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       );
       // `next_run_at` is the schedule's, recorded when the schedule fires: a run-now does not move it. A run that read
       // a target since changed (a PATCH committed while it read) is not the new target's baseline: that stays to take.
+      const same = watchesSame(json(monitor.target), json(monitor.sources));
       const [updated] = await tx.all<MonitorRow>(
         `update "monitor" set "last_run_at" = ?,
-           "baseline_at" = case when "baseline_at" is null and "target" = ?::jsonb and "sources" = ?::jsonb then ?::timestamptz else "baseline_at" end
+           "baseline_at" = case when "baseline_at" is null and ${same.sql} then ?::timestamptz else "baseline_at" end
          where "id" = ? returning *`,
-        [now.toISOString(), JSON.stringify(json(monitor.target)), JSON.stringify(json(monitor.sources)), now.toISOString(), monitor.id],
+        [now.toISOString(), ...same.params, now.toISOString(), monitor.id],
       );
       const events = await eventsFor(
         tx,

@@ -4,7 +4,7 @@ import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus
 import { isUniqueViolation, toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
 import { ResourceError } from '../db/resource-error.ts';
 import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
-import { iso, json, toMonitor, toResult, toRun, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
+import { iso, json, toMonitor, toResult, toRun, watchesSame, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
 import type { ScheduleTurns } from './schedule-turns.ts';
 
 /** What a monitor's schedule is made from: its row as it stands. */
@@ -238,11 +238,9 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         // schedules; a change that names neither schedule nor status (a new name) is not refused for what it leaves.
         if (limits && (patch.schedule === 'hourly' || status === 'active')) checkSchedule(limits, schedule);
         await requireWebhook(tx, workspaceId, patch.webhookId);
-        // What it watches changed: its next run records the new target's items as a baseline (jsonb compares by value).
-        const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(
-          `select not ("target" = ?::jsonb and "sources" @> ?::jsonb and "sources" <@ ?::jsonb) as "rewatched" from "monitor" where "id" = ?`,
-          [JSON.stringify(target), JSON.stringify(sources), JSON.stringify(sources), id],
-        );
+        // What it watches changed: its next run records the new target's items as a baseline.
+        const same = watchesSame(target, sources);
+        const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(`select not ${same.sql} as "rewatched" from "monitor" where "id" = ?`, [...same.params, id]);
         const [updated] = await tx.all<MonitorRow>(
           `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?,
              "baseline_at" = case when ? then null else "baseline_at" end

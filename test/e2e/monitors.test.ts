@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
 import { fundedWorkspace } from '../support/billing.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { finishedRuns, until } from './monitor-support.ts';
@@ -224,7 +225,8 @@ describe('only what is new', () => {
     expect(rebaseline.suppressed.baseline).toBeGreaterThan(0);
     expect((await svc.request('GET', `/v1/monitors/${id}/results`, { key })).body.data).toEqual([]);
     // The same target spelled another way, or a change of name, is no change of what it watches: no run is queued.
-    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'r/pics' }, name: 'pics' } });
+    const respelled = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'r/pics' }, name: 'pics' } });
+    expect(respelled.status, JSON.stringify(respelled.body)).toBe(200);
     expect((await svc.request('GET', `/v1/monitors/${id}/runs`, { key })).body.data).toHaveLength(2);
     const post = forum().addPost({ subforum: 'pics', title: 'Published after the change', selftext: 'New.' });
     const { run, results } = await nextRun(id, 2);
@@ -238,6 +240,33 @@ describe('only what is new', () => {
     const [resumed] = await finishedRuns(svc, key, id, 4);
     expect(resumed).toMatchObject({ status: 'succeeded', newResults: 0 });
     expect(resumed.suppressed.baseline).toBe(1);
+  });
+
+  it('takes its baseline in a run during which a PATCH only reorders its sources (no change of what it watches)', async () => {
+    const id = await baselined({ target: { kind: 'search', keywords: 'okapiform' }, sources: ['forum', 'microblog'], schedule: 'manual' });
+    const db = sqlDbFromOrm(svc.service.orm);
+    const waiting = () => db.all(`select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The lock a run takes to record its results, held here: the rebaseline run reads, then waits, while the PATCH commits.
+    const held = db.transaction(async (tx) => {
+      await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
+      const changed = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'search', keywords: 'okapiforms' } } });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      await until(async () => ({ status: 200, body: (await waiting()).length, headers: new Headers() }), (n) => n > 0);
+      const reordered = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { sources: ['microblog', 'forum'] } });
+      expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
+      await released;
+    });
+    release();
+    await held;
+    const [rebaseline] = await finishedRuns(svc, key, id, 2);
+    expect(rebaseline).toMatchObject({ status: 'succeeded', newResults: 0 });
+    // The baseline was taken: the next run reports what is new, rather than taking it as a baseline.
+    const post = forum().addPost({ subforum: 'programming', title: 'okapiforms, published after the baseline', selftext: 'New.' });
+    const { run, results } = await nextRun(id, 2);
+    expect(run.newResults).toBe(1);
+    expect(results.map((result: { externalId: string }) => result.externalId)).toEqual([post.id]);
   });
 
   it('watches a forum thread for new comments, reported as itemType comment', async () => {
