@@ -81,6 +81,8 @@ export interface MonitorServiceOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** Half an hourly interval: an hourly schedule's 24th firing after a run counts as a day after it (`hourlyOverdrawn`). */
+const DAY_SLACK_MS = 1_800_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function notFound(resource: 'monitor' | 'webhook', id: string): ResourceError {
   return new ResourceError('not_found', `No ${resource} ${id} in this account.`, { resource, id });
@@ -147,14 +149,17 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
   }
 
   /**
-   * An hourly schedule kept from a tier that had hourly schedules fires hourly, but runs at most once a day: a firing is
-   * skipped while the monitor's last run was queued under 24 h ago.
+   * An hourly schedule kept from a tier that had hourly schedules fires hourly, but runs once a day: a firing is skipped
+   * while the monitor's last scheduled run was queued under 24 h (less half an hour) ago. The slack is there because a
+   * run is queued a little after its firing, by a delay that varies: without it, the firing 24 h later would often
+   * find 24 h not quite passed and wait one more hour every day. Run-now and baseline runs (`manual`) do not count:
+   * they never move a schedule's firings (as on a daily schedule).
    */
   async function hourlyOverdrawn(monitor: MonitorRow): Promise<boolean> {
     const limits = await options.limits(monitor.workspace_id);
     if (!limits || limits.hourlySchedules) return false;
-    const since = new Date(clock().getTime() - DAY_MS).toISOString();
-    const recent = await db.all(`select 1 from "monitor_run" where "monitor_id" = ? and "created_at" > ? limit 1`, [monitor.id, since]);
+    const since = new Date(clock().getTime() - DAY_MS + DAY_SLACK_MS).toISOString();
+    const recent = await db.all(`select 1 from "monitor_run" where "monitor_id" = ? and "trigger" = 'schedule' and "created_at" > ? limit 1`, [monitor.id, since]);
     return recent.length > 0;
   }
 

@@ -7,9 +7,11 @@ let svc: TestService;
 let key: string;
 /** The service's clock runs this far ahead of the real one: a test moves it instead of waiting. */
 let offsetMs = 0;
+/** Or stands still at this time, for a comparison that must not depend on how long a step takes. */
+let frozenAt: Date | null = null;
 
 beforeAll(async () => {
-  svc = await startTestService({ now: () => new Date(Date.now() + offsetMs), tiers: { free: { maxMonitors: 30, rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
+  svc = await startTestService({ now: () => frozenAt ?? new Date(Date.now() + offsetMs), tiers: { free: { maxMonitors: 30, rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
   ({ key } = await svc.newKey({ scopes: ['read:social', 'monitors:write'] }));
 });
 afterAll(async () => {
@@ -77,13 +79,30 @@ describe('an hourly monitor after its tier loses hourly schedules', () => {
     // A change that asks nothing of the schedule still goes through.
     expect((await patch(monitor.id, { name: 'kept hourly' }, own)).status).toBe(200);
 
-    // Its hourly firings are skipped until a day has passed since its last run.
+    // The creation's baseline run (manual, like run-now) does not count: its first firing runs; the next ones are
+    // skipped until the 24th hourly firing after it, though that run was queued a little after its firing.
+    const runs = async () => (await svc.request('GET', `/v1/monitors/${monitor.id}/runs`, { key: own })).body.data as Array<{ createdAt: string }>;
     await fire(monitor.id);
-    expect((await svc.request('GET', `/v1/monitors/${monitor.id}/runs`, { key: own })).body.data).toHaveLength(1);
-    offsetMs += 86_400_000 + 60_000;
-    await fire(monitor.id);
-    const runs = await finishedRuns(svc, own, monitor.id, 2);
-    expect(runs).toHaveLength(2);
+    await finishedRuns(svc, own, monitor.id, 2);
+    const [scheduled] = await runs();
+    const firedAt = Date.parse(scheduled.createdAt) - 50;
+    const hour = 3_600_000;
+    try {
+      for (const [at, count] of [[firedAt + hour + 10, 2], [firedAt + 23 * hour + 10, 2], [firedAt + 24 * hour + 10, 3], [firedAt + 25 * hour + 10, 3]] as const) {
+        frozenAt = new Date(at);
+        await fire(monitor.id);
+        expect(await runs(), `firing at +${(at - firedAt - 10) / hour} h`).toHaveLength(count);
+      }
+      await finishedRuns(svc, own, monitor.id, 3);
+      await svc.request('POST', `/v1/monitors/${monitor.id}/run`, { key: own });
+      await finishedRuns(svc, own, monitor.id, 4);
+      frozenAt = new Date(firedAt + 48 * hour + 10);
+      await fire(monitor.id);
+      expect(await runs(), 'firing at +48 h after a run-now at +25 h').toHaveLength(5);
+    } finally {
+      offsetMs = frozenAt!.getTime() - Date.now();
+      frozenAt = null;
+    }
 
     const daily = await patch(monitor.id, { schedule: 'daily' }, own);
     expect(daily.status).toBe(200);
