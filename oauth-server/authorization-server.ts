@@ -4,7 +4,8 @@ import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
 import { messagePage } from './approval-page.ts';
 import { redirectUriMetadata } from './redirect-uri-policy.ts';
-import { refuseForeignTokenResource } from './token-resource-check.ts';
+import { limitClientRegistrations } from './registration-limit-check.ts';
+import { refuseForeignTokenResource, type ClientCorsPolicy } from './token-resource-check.ts';
 
 /** Where the authorization server's own endpoints live under the service's listener. */
 export const OAUTH_PREFIX = '/oauth';
@@ -28,7 +29,13 @@ export interface AuthorizationServerOptions {
   keys: OAuthServerKeys;
   /** How client ID metadata documents are fetched; tests pass one that trusts their loopback server's certificate. */
   fetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
+  /** Seconds an address must wait before registering another client (0: go on). */
+  registrationWait: (address: string) => Promise<number>;
 }
+
+/** A browser-based public client (the Inspector in a page) may call the token endpoint from its own redirect URIs' origin. */
+const allowsOrigin: ClientCorsPolicy = (origin, client) =>
+  client.clientAuthMethod === 'none' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
 
 /**
  * The MCP sign-in's authorization server, on oidc-provider: authorization code with PKCE (S256 only, always),
@@ -79,8 +86,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
-    // A browser-based public client (the Inspector in a page) may call the token endpoint from its own redirect URIs' origin.
-    clientBasedCORS: (_ctx, origin, client) => client.clientAuthMethod === 'none' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    clientBasedCORS: (_ctx, origin, client) => allowsOrigin(origin, client),
     // Errors that cannot go back to the client (a wrong redirect URI, an unknown client) are shown to the person.
     renderError: async (ctx, out) => {
       ctx.type = 'html';
@@ -114,7 +120,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     ...(options.fetch ? { fetch: options.fetch as Configuration['fetch'] } : {}),
   };
   const provider = new Provider(issuer, configuration);
-  provider.use(refuseForeignTokenResource(configuration.routes!.token!, resource));
+  provider.use(limitClientRegistrations(configuration.routes!.registration!, options.registrationWait));
+  provider.use(refuseForeignTokenResource({ tokenPath: configuration.routes!.token!, resource, clients: provider.Client, allowsOrigin }));
   // Behind a TLS-terminating proxy the public URL is https while this listener speaks http.
   provider.proxy = issuer.startsWith('https:');
   return provider;

@@ -17,8 +17,6 @@ export function createOAuthRoutes(parts: {
   provider: Provider;
   mcpOAuth: McpOAuth;
   interaction: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  /** Seconds an address must wait before registering another client (0: go on). */
-  registrationWait: (address: string) => Promise<number>;
 }): OAuthRoutes {
   const callback = parts.provider.callback();
   return async (req, res) => {
@@ -34,15 +32,6 @@ export function createOAuthRoutes(parts: {
     if (path.startsWith(INTERACTION_PREFIX)) {
       await parts.interaction(req, res);
       return true;
-    }
-    if (path === `${OAUTH_PREFIX}/register` && req.method === 'POST') {
-      const wait = await parts.registrationWait(req.socket.remoteAddress ?? 'unknown');
-      if (wait > 0) {
-        const body = JSON.stringify({ error: 'slow_down', error_description: `Too many client registrations from this address: retry in ${wait} s.` });
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(wait), 'cache-control': 'no-store' });
-        res.end(body);
-        return true;
-      }
     }
     // RFC 8414's document is the same as the OpenID one oidc-provider serves (issuer without a path).
     if (path === AS_METADATA) req.url = OIDC_METADATA;

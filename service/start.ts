@@ -278,12 +278,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const resource = `${baseUrl}/mcp`;
-    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch });
+    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch, registrationWait: createRegistrationLimit() });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
       provider,
       mcpOAuth,
-      registrationWait: createRegistrationLimit(),
       interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people), connections }),
     });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
+import { REGISTRATIONS_PER_HOUR } from '../../adapters/oauth/registration-limit.ts';
 import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
 import { browse, CookieJar, pkcePair, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -387,15 +388,26 @@ describe('the approval form', () => {
 });
 
 describe('open client registration', () => {
-  it('is bounded per address: past the hourly allowance, 429 with Retry-After and nothing registered', async () => {
+  // oidc-provider's router registers at each of these spellings (case-insensitive, one trailing slash dropped).
+  const spellings = ['/oauth/register', '/oauth/register/', '/oauth/REGISTER', '/oauth/Register/'];
+  const register = (path: string, i: number) =>
+    fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: `Flood ${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) });
+
+  it('is bounded per address, whichever path spelling is used: past the hourly allowance, 429 with Retry-After and nothing registered', async () => {
     let refused: Response | undefined;
-    for (let i = 0; i < 40 && !refused; i++) {
-      const res = await fetch(`${svc.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: `Flood ${i}`, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) });
+    let registered = 0;
+    for (let i = 0; i <= REGISTRATIONS_PER_HOUR && !refused; i++) {
+      const res = await register(spellings[i % spellings.length], i);
       if (res.status === 429) refused = res;
-      else expect(res.status).toBe(201);
+      else {
+        expect(res.status).toBe(201);
+        registered++;
+      }
     }
+    expect(registered).toBeLessThanOrEqual(REGISTRATIONS_PER_HOUR);
     expect(refused?.status).toBe(429);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await refused!.json()).error).toBe('slow_down');
+    for (const path of spellings) expect((await register(path, 0)).status, path).toBe(429);
   });
 });

@@ -46,6 +46,55 @@ describe('a token request naming another resource (RFC 8707)', () => {
     expect(await revokedConnections()).toBe(0);
   });
 
+  // oidc-provider's router takes these for the token endpoint too (case-insensitive, one trailing slash dropped).
+  for (const path of ['/oauth/token/', '/oauth/TOKEN', '/oauth/Token/']) {
+    it(`is refused at ${path} as at /oauth/token, and the code still works`, async () => {
+      const clientId = await flow.newClient();
+      const { verifier, challenge } = pkcePair();
+      const code = (await flow.approve(clientId, challenge)).searchParams.get('code')!;
+      const exchange = (at: string, resource: string) =>
+        fetch(`${svc.url}${at}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource }),
+        });
+      const refused = await exchange(path, ELSEWHERE);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toBe('invalid_target');
+      const tokens = await exchange('/oauth/token', `${svc.url}/mcp`);
+      expect(tokens.status).toBe(200);
+      expect(await revokedConnections()).toBe(0);
+    });
+  }
+
+  it('is readable by a browser page at the public client\'s redirect URI origin, and only there (as oidc-provider answers)', async () => {
+    const clientId = await flow.newClient();
+    const refusal = (origin: string) =>
+      fetch(`${svc.url}/oauth/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'unknown', client_id: clientId, resource: ELSEWHERE }),
+      });
+    const allowed = await refusal(new URL(REDIRECT).origin);
+    expect(allowed.status).toBe(400);
+    expect((await allowed.json()).error).toBe('invalid_target');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(new URL(REDIRECT).origin);
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
+    expect(allowed.headers.get('vary')).toMatch(/origin/i);
+    const foreign = await refusal('https://elsewhere.example');
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    // oidc-provider's own refusal of the same request naming our resource carries the same headers.
+    const own = await fetch(`${svc.url}/oauth/token`, {
+      method: 'POST',
+      headers: { origin: new URL(REDIRECT).origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'unknown', client_id: clientId, resource: `${svc.url}/mcp` }),
+    });
+    expect((await own.json()).error).toBe('invalid_grant');
+    expect(own.headers.get('access-control-allow-origin')).toBe(new URL(REDIRECT).origin);
+    expect(own.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
+  });
+
   it('is refused with invalid_target without rotating the refresh token or ending the connection', async () => {
     const { clientId, tokens } = await flow.signIn();
     const refresh = (refreshToken: string, extra: Record<string, string> = {}) => tokenRequest(svc.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
