@@ -148,9 +148,8 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       const createdAt = clock();
       // Every attempt counts, refused ones included: each answer tells whether an email has an account, and costs a hash.
       if (keys.length) {
-        const retryAfterSeconds = await throttle.retryAfterSeconds(keys, createdAt);
+        const { retryAfterSeconds } = await throttle.attempt(keys, createdAt);
         if (retryAfterSeconds > 0) throw new SignUpThrottled(retryAfterSeconds);
-        await throttle.record(keys, createdAt);
       }
       const email = validEmail(rawEmail);
       const name = validName(rawName, email);
@@ -180,19 +179,18 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       const email = normaliseEmail(rawEmail);
       const keys = throttleKeys(email, address);
       const now = clock();
-      const retryAfterSeconds = await throttle.retryAfterSeconds(keys, now);
-      if (retryAfterSeconds > 0) return { failure: 'throttled', retryAfterSeconds };
+      // Counted before the password is checked, as a failure until it proves otherwise: parallel guesses each take a place.
+      const attempt = await throttle.attempt(keys, now);
+      if (attempt.retryAfterSeconds > 0) return { failure: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
       const [row] = await db.all<{ id: string; email: string; name: string; created_at: unknown; password_hash: string | null }>(
         `select "id", "email", "name", "created_at", "password_hash" from "person" where "email" = ?`,
         [email],
       );
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
       const matches = await verifyPassword(password, row?.password_hash ?? decoy);
-      if (!row || !row.password_hash || !matches) {
-        await throttle.record(keys, now);
-        return { failure: 'invalid_credentials' };
-      }
+      if (!row || !row.password_hash || !matches) return { failure: 'invalid_credentials' };
       await throttle.clear(keys[0].key);
+      await throttle.takeBack(attempt, keys.slice(1).map(({ key }) => key));
       return { person: { id: row.id, email: row.email, name: row.name, createdAt: toDate(row.created_at) } };
     },
 

@@ -50,11 +50,22 @@ interface Row {
   window_ms: number;
 }
 
+/** An attempt counted against its keys: the window each count went into, to take it back in. */
+export interface CountedAttempt {
+  /** Seconds until the first key over its limit may try again, or 0 when the attempt may go on. */
+  retryAfterSeconds: number;
+  windows: ReadonlyArray<{ key: string; startedMs: number }>;
+}
+
 export interface SignInThrottle {
-  /** Seconds until the first refused key's window ends, or 0 when every key may try. */
-  retryAfterSeconds(keys: readonly ThrottleKey[], now: Date): Promise<number>;
-  /** Counts one attempt (a failed sign-in, a sign-up) against every key. */
-  record(keys: readonly ThrottleKey[], now: Date): Promise<void>;
+  /**
+   * Counts one attempt (a sign-in, a sign-up) against every key and says whether it may go on, in one statement: a
+   * separate check and count let parallel attempts all pass the check before any was counted. A refused attempt is
+   * taken back at once, so being refused never counts.
+   */
+  attempt(keys: readonly ThrottleKey[], now: Date): Promise<CountedAttempt>;
+  /** Takes an attempt back from `keys` (a successful sign-in is no failure), within the window it was counted in. */
+  takeBack(attempt: CountedAttempt, keys: readonly string[]): Promise<void>;
   /** A successful sign-in forgets the account's failures (not the address's: it may be guessing at others). */
   clear(key: string): Promise<void>;
   /** Deletes windows that have ended. */
@@ -62,32 +73,37 @@ export interface SignInThrottle {
 }
 
 export function createSignInThrottle(db: SqlDb): SignInThrottle {
-  return {
-    async retryAfterSeconds(keys, now) {
+  const window = `${THROTTLE_WINDOW_MS} milliseconds`;
+  const throttle: SignInThrottle = {
+    async attempt(keys, now) {
+      const at = now.toISOString();
+      // A window that has ended starts again at this attempt. Rows are locked in the keys' order (email before
+      // address), the same for every attempt, so parallel attempts never deadlock.
       const rows = await db.all<Row>(
-        `select "key", "failures", (extract(epoch from "window_started_at") * 1000)::float8 as "window_ms"
-         from "sign_in_throttle" where "key" in (${keys.map(() => '?').join(', ')})`,
-        keys.map((entry) => entry.key),
+        `insert into "sign_in_throttle" ("key", "failures", "window_started_at") values ${keys.map(() => '(?, 1, ?::timestamptz)').join(', ')}
+         on conflict ("key") do update set
+           "failures" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then 1 else "sign_in_throttle"."failures" + 1 end,
+           "window_started_at" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then excluded."window_started_at" else "sign_in_throttle"."window_started_at" end
+         returning "key", "failures", (extract(epoch from "window_started_at") * 1000)::float8 as "window_ms"`,
+        [...keys.flatMap(({ key }) => [key, at]), window, window],
       );
       let wait = 0;
       for (const row of rows) {
         const limit = keys.find((entry) => entry.key === row.key)?.limit ?? Infinity;
-        const endsMs = row.window_ms + THROTTLE_WINDOW_MS;
-        if (row.failures >= limit && endsMs > now.getTime()) wait = Math.max(wait, Math.ceil((endsMs - now.getTime()) / 1000));
+        if (row.failures > limit) wait = Math.max(wait, Math.ceil((row.window_ms + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
       }
-      return wait;
+      const counted = { retryAfterSeconds: wait, windows: rows.map((row) => ({ key: row.key, startedMs: row.window_ms })) };
+      if (wait > 0) await throttle.takeBack(counted, counted.windows.map(({ key }) => key));
+      return counted;
     },
 
-    async record(keys, now) {
-      for (const { key } of keys) {
-        // A window that has ended starts again at this failure.
-        await db.all(
-          `insert into "sign_in_throttle" ("key", "failures", "window_started_at") values (?, 1, ?::timestamptz)
-           on conflict ("key") do update set
-             "failures" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then 1 else "sign_in_throttle"."failures" + 1 end,
-             "window_started_at" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then excluded."window_started_at" else "sign_in_throttle"."window_started_at" end`,
-          [key, now.toISOString(), `${THROTTLE_WINDOW_MS} milliseconds`, `${THROTTLE_WINDOW_MS} milliseconds`],
-        );
+    async takeBack({ windows }, keys) {
+      // One statement per row, so no two take-backs lock the same rows in different orders.
+      for (const { key, startedMs } of windows.filter((entry) => keys.includes(entry.key))) {
+        await db.all(`update "sign_in_throttle" set "failures" = "failures" - 1 where "key" = ? and "window_started_at" = ?::timestamptz and "failures" > 0`, [
+          key,
+          new Date(startedMs).toISOString(),
+        ]);
       }
     },
 
@@ -96,11 +112,9 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
     },
 
     async sweep(now) {
-      const rows = await db.all(`delete from "sign_in_throttle" where "window_started_at" + ?::interval <= ?::timestamptz returning 1`, [
-        `${THROTTLE_WINDOW_MS} milliseconds`,
-        now.toISOString(),
-      ]);
+      const rows = await db.all(`delete from "sign_in_throttle" where "window_started_at" + ?::interval <= ?::timestamptz returning 1`, [window, now.toISOString()]);
       return rows.length;
     },
   };
+  return throttle;
 }

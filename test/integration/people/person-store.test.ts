@@ -110,7 +110,7 @@ describe('person store', () => {
   });
 
   it('lists the workspaces a person belongs to, and only theirs', async () => {
-    const { person, workspace } = await store.signUp({ email: 'barbara@example.com', password: 'liskov-substitution' });
+    const { person, workspace } = await store.signUp({ email: 'liskov@example.com', password: 'liskov-substitution' });
     const second = await store.createWorkspace(person.id, '  Research  ');
     expect(second).toMatchObject({ name: 'Research', receivesFreeGrant: false });
     expect((await store.workspaces(person.id)).map((w) => [w.name, w.role])).toEqual([[workspace.name, 'owner'], ['Research', 'owner']]);
@@ -135,6 +135,39 @@ describe('person store', () => {
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
     expect((await counting.signUp({ email: 'farm-later@example.com', password: 'free-credits-please', address })).person.email).toBe('farm-later@example.com');
     now = saved;
+  });
+
+  it('lets at most the limit of parallel sign-ups from one address through', async () => {
+    const address = '198.51.100.21';
+    const answers = await Promise.allSettled(
+      Array.from({ length: 4 * SIGN_UPS_PER_ADDRESS }, (_, i) => counting.signUp({ email: `rush${i}@example.com`, password: 'free-credits-please', address })),
+    );
+    const created = answers.filter((answer) => answer.status === 'fulfilled').length;
+    expect(created).toBe(SIGN_UPS_PER_ADDRESS);
+    for (const answer of answers) if (answer.status === 'rejected') expect(answer.reason).toBeInstanceOf(SignUpThrottled);
+    const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from person where email like 'rush%'`);
+    expect(rows[0].n).toBe(SIGN_UPS_PER_ADDRESS);
+  });
+
+  it('lets at most the limit of parallel guesses at one account be checked, and a refused guess never counts', async () => {
+    await counting.signUp({ email: 'guessed-at@example.com', password: 'liskov-substitution' });
+    const guesses = await Promise.all(
+      Array.from({ length: 4 * FAILURES_PER_EMAIL }, (_, i) => counting.signIn({ email: 'guessed-at@example.com', password: `guess-${i}-guess`, address: '198.51.100.22' })),
+    );
+    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_EMAIL);
+    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'throttled')).toHaveLength(3 * FAILURES_PER_EMAIL);
+    // The address counted the checked guesses only: it may still guess up to its own limit at other accounts.
+    const others = await Promise.all(
+      Array.from({ length: FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL + 1 }, (_, i) => counting.signIn({ email: `nobody${i}@example.com`, password: 'guess-guess', address: '198.51.100.22' })),
+    );
+    expect(others.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL);
+  });
+
+  it('does not count a successful sign-in against its address', async () => {
+    await counting.signUp({ email: 'frances@example.com', password: 'allen-fortran-1' });
+    const address = '198.51.100.23';
+    for (let i = 0; i < FAILURES_PER_ADDRESS + 1; i++) expect(await counting.signIn({ email: 'frances@example.com', password: 'allen-fortran-1', address })).toHaveProperty('person');
+    expect(await counting.signIn({ email: 'frances@example.com', password: 'allen-fortran-1', address })).toHaveProperty('person');
   });
 
   it('sweeps expired sessions', async () => {
