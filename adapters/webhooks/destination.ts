@@ -5,8 +5,8 @@ import ipaddr from 'ipaddr.js';
 export interface DestinationPolicy {
   allowHttp: boolean;
   /**
-   * Hosts allowed whatever they resolve to, as read by `allowanceEntry`: `host` (lower case, an IPv6 address bare) on
-   * any port, or `host:port` (`[v6]:port`) on that port only. Tests use loopback receivers.
+   * Hosts allowed whatever they resolve to, as read by `allowanceEntry`: `host` (as `canonicalHost` spells it, an IPv6
+   * address bare) on any port, or `host:port` (`[v6]:port`) on that port only. Tests use loopback receivers.
    */
   allowHosts: ReadonlySet<string>;
   /** Name resolution, injectable so tests can make a name resolve differently at creation and at delivery. */
@@ -17,19 +17,52 @@ export async function systemLookup(hostname: string): Promise<string[]> {
   return (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
-/** An IPv6 literal in the one spelling URLs give it (`::1`, not `0:0::1`); anything else as it is, lower case. */
+/**
+ * A host as the allowance compares it: an IPv6 literal in the one spelling URLs give it (`::1`, not `0:0::1`), bare;
+ * anything else lower case, without the trailing dot of an absolute DNS name (`example.com.` is `example.com`).
+ */
 function canonicalHost(host: string): string {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare.includes(':') && ipaddr.IPv6.isValid(bare) ? ipaddr.IPv6.parse(bare).toString() : bare;
+  if (bare.includes(':') && ipaddr.IPv6.isValid(bare)) return ipaddr.IPv6.parse(bare).toString();
+  return bare.endsWith('.') ? bare.slice(0, -1) : bare;
 }
 
-/** One `SVC_WEBHOOK_ALLOW_HOSTS` entry: `host` or `[v6]` (any port), `host:port` or `[v6]:port` (that port only). */
+/** `host:port`, an IPv6 address in brackets: the spelling of an allowance for one port. */
+function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The port a URL (or a connection's options, which name it the same way) connects to. */
+export function portOf(target: { port: string; protocol: string }): number {
+  return target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * One `SVC_WEBHOOK_ALLOW_HOSTS` entry: `host` or `[v6]` (any port), `host:port` or `[v6]:port` (that port only). The
+ * host is read as a URL reads it (`127.1` is `127.0.0.1`, `0x7f000001` too), so the entry names what webhook URLs will
+ * name. An entry that could never match, or could be read two ways, is refused: the service does not start.
+ */
 export function allowanceEntry(raw: string): string {
   const text = raw.trim();
-  const withPort = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text);
-  if (!withPort) return canonicalHost(text);
-  const host = canonicalHost(withPort[1]);
-  return `${host.includes(':') ? `[${host}]` : host}:${Number(withPort[2])}`;
+  const refuse = (why: string) => new Error(`SVC_WEBHOOK_ALLOW_HOSTS entry '${text}': ${why}`);
+  if (!text.startsWith('[') && text.includes(':') && ipaddr.IPv6.isValid(text)) {
+    // `::1:9000` is an address, but reads like `::1` on port 9000: only brackets say which.
+    const [, address, port] = /^(.*):(\d{1,5})$/.exec(text) ?? [];
+    if (address && ipaddr.IPv6.isValid(address)) throw refuse(`write [${text}] for that address on any port, or [${address}]:${port} for ${address} on port ${port}`);
+    return canonicalHost(text);
+  }
+  const parts = /^(\[[^\]]*\]|[^:[\]/@?#\s]+)(?::(\d+))?$/.exec(text);
+  if (!parts) throw refuse('expected host, host:port, [IPv6 address] or [IPv6 address]:port (e.g. example.com:8443, [::1]:9000)');
+  let host: string;
+  try {
+    host = new URL(`http://${parts[1]}/`).hostname;
+  } catch {
+    throw refuse(`${parts[1]} is not a host name or address`);
+  }
+  if (parts[2] === undefined) return canonicalHost(host);
+  const port = Number(parts[2]);
+  if (port < 1 || port > 65_535) throw refuse(`port ${parts[2]} is outside 1-65535`);
+  return hostPort(canonicalHost(host), port);
 }
 
 /** `SVC_WEBHOOK_ALLOW_HOSTS` (comma-separated) and `SVC_WEBHOOK_ALLOW_HTTP` (`true`): operator settings. */
@@ -38,9 +71,10 @@ export function destinationPolicyFromEnv(env: Record<string, string | undefined>
   return { allowHttp: env.SVC_WEBHOOK_ALLOW_HTTP === 'true', allowHosts: new Set(hosts), lookup: systemLookup };
 }
 
-/** The port a URL connects to. */
-export function portOf(url: URL): number {
-  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+/** The ports the policy's `host:port` entries name: only connections to these need to know their port. */
+export function allowedPorts(policy: DestinationPolicy): Set<number> {
+  const ports = [...policy.allowHosts].map((entry) => /^(?:\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry)?.[1]);
+  return new Set(ports.filter((port) => port !== undefined).map(Number));
 }
 
 /** IPv6 global unicast: ipaddr.js calls every address it has no name for `unicast`, ::/96 (IPv4-compatible) included. */
@@ -69,10 +103,13 @@ function literalAddress(hostname: string): string | null {
   return ipaddr.isValid(bare) ? bare : null;
 }
 
-/** Whether the operator allows this host on this port whatever it resolves to. */
-function allowed(policy: DestinationPolicy, hostname: string, port: number): boolean {
+/**
+ * Whether the operator allows this host on this port whatever it resolves to; `null` stands for any port no
+ * `host:port` entry names (`allowedPorts`), where only plain `host` entries apply.
+ */
+function allowed(policy: DestinationPolicy, hostname: string, port: number | null): boolean {
   const host = canonicalHost(hostname);
-  return policy.allowHosts.has(host) || policy.allowHosts.has(`${host.includes(':') ? `[${host}]` : host}:${port}`);
+  return policy.allowHosts.has(host) || (port !== null && policy.allowHosts.has(hostPort(host, port)));
 }
 
 /**
@@ -108,10 +145,10 @@ export async function checkDestination(policy: DestinationPolicy, raw: string): 
 }
 
 /**
- * For the connection a delivery opens to `port`: the host's addresses, refused when any is forbidden (DNS rebinding
- * included).
+ * For the connection a delivery opens to `port` (`null`: a port no `host:port` entry names): the host's addresses,
+ * refused when any is forbidden (DNS rebinding included).
  */
-export async function permittedAddresses(policy: DestinationPolicy, hostname: string, port: number): Promise<string[]> {
+export async function permittedAddresses(policy: DestinationPolicy, hostname: string, port: number | null): Promise<string[]> {
   const literal = literalAddress(hostname);
   const addresses = literal ? [literal] : await policy.lookup(hostname);
   if (allowed(policy, hostname, port)) return addresses;

@@ -2,7 +2,7 @@ import { isIP, isIPv6 } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { Agent, buildConnector, request } from 'undici';
 import type { AttemptOutcome, SendEvent } from './delivery-worker.ts';
-import { permittedAddresses, portOf, type DestinationPolicy } from './destination.ts';
+import { allowedPorts, permittedAddresses, portOf, type DestinationPolicy } from './destination.ts';
 import { signedHeaders } from './standard-webhooks.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -33,6 +33,16 @@ async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
 }
 
 /**
+ * Connects through a connector built for the connection's port when a `host:port` entry names that port, else
+ * through one shared by every other port (`null`): a fixed few, however many ports tenants' URLs use.
+ */
+export function portAwareConnect(policy: DestinationPolicy, build: (port: number | null) => buildConnector.connector): buildConnector.connector {
+  const named = new Map([...allowedPorts(policy)].map((port) => [port, build(port)]));
+  const others = build(null);
+  return (connectOptions, callback) => (named.get(portOf(connectOptions)) ?? others)(connectOptions, callback);
+}
+
+/**
  * The delivery sender. Every connection resolves its host through the destination rule (so a name that turns into a
  * forbidden address at delivery, DNS rebinding included, is refused on the connection actually used), a literal
  * address is checked before connecting, redirects are never followed (a 3xx is a failed attempt), and an attempt ends
@@ -41,9 +51,8 @@ async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
 export function createEventSender(policy: DestinationPolicy, options: { timeoutMs?: number; clock?: () => Date } = {}): SendEvent & { close(): Promise<void> } {
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const clock = options.clock ?? (() => new Date());
-  // A lookup is told the host only, and an allowance may name a port: each port's connections have a connector whose
-  // lookup knows it.
-  const lookupFor = (port: number) => (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+  // A lookup is told the host only, and an allowance may name a port: the connector's lookup knows it (`portAwareConnect`).
+  const lookupFor = (port: number | null) => (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
     permittedAddresses(policy, hostname, port).then(
       (addresses) => {
         const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
@@ -53,13 +62,7 @@ export function createEventSender(policy: DestinationPolicy, options: { timeoutM
       (error: Error) => callback(Object.assign(error, { code: 'EFORBIDDEN' }), []),
     );
   };
-  const connectors = new Map<number, buildConnector.connector>();
-  const connect: buildConnector.connector = (connectOptions, callback) => {
-    const port = connectOptions.port ? Number(connectOptions.port) : connectOptions.protocol === 'https:' ? 443 : 80;
-    let connector = connectors.get(port);
-    if (!connector) connectors.set(port, (connector = buildConnector({ lookup: lookupFor(port) as never, timeout: timeoutMs })));
-    connector(connectOptions, callback);
-  };
+  const connect = portAwareConnect(policy, (port) => buildConnector({ lookup: lookupFor(port) as never, timeout: timeoutMs }));
   const agent = new Agent({ connect, keepAliveTimeout: 10_000 });
 
   const send: SendEvent = async ({ url, secret, eventId, timestamp, body }) => {
