@@ -127,7 +127,8 @@ export class UpstreamHttpClient {
   /**
    * One GET through undici's handler interface: the answer's chunks are gathered as they come, without the request
    * API's per-call async resource, body stream and abort signal. The timer bounds the whole exchange, queueing for a
-   * connection included.
+   * connection included: fired while the request still waits for a connection (no controller yet), it rejects at once
+   * and the request is aborted as soon as it reaches one, so it is never sent.
    */
   private attempt(path: string): Promise<Attempt> {
     return new Promise((resolve, reject) => {
@@ -138,7 +139,8 @@ export class UpstreamHttpClient {
       const chunks: Buffer[] = [];
       const timer = setTimeout(() => {
         timedOut = new Error(`timed out after ${this.timeoutMs} ms`);
-        abort?.(timedOut);
+        if (abort) abort(timedOut);
+        else reject(timedOut);
       }, this.timeoutMs);
       this.pool.dispatch(
         { method: 'GET', path, headers: this.headers },

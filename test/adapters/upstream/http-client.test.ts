@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamHttpClient } from '../../../adapters/upstream/http-client.ts';
 import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
@@ -120,6 +121,34 @@ describe('UpstreamHttpClient', () => {
     await expectUnavailable(c.getJson('/slow'));
     expect(c.stats.requests).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('times out a request still queued for a connection, which is then never sent', async () => {
+    const paths: string[] = [];
+    let held: ServerResponse | undefined;
+    let holding!: () => void;
+    const holdSeen = new Promise<void>((resolve) => (holding = resolve));
+    const url = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      if (req.url === '/hold') {
+        held = res;
+        holding();
+      } else json(res, 200, {});
+    });
+    const c = makeClient(url, { connections: 1, timeoutMs: 150, maxRetries: 0 });
+    // The only connection is taken by a request outside the client's timer, answered only after the assertions.
+    const holder = (Reflect.get(c, 'pool') as Pool).request({ method: 'GET', path: '/hold' });
+    await holdSeen;
+    const stillPending = new Promise<string>((resolve) => setTimeout(() => resolve('still pending'), 2_000));
+    const outcome = await Promise.race([c.getJson('/queued').then(() => 'resolved', (e: unknown) => e), stillPending]);
+    json(held!, 200, {});
+    await (await holder).body.text();
+    expect(outcome).toBeInstanceOf(UpstreamError);
+    expect((outcome as UpstreamError).kind).toBe('unavailable');
+    expect((outcome as UpstreamError).message).toContain('timed out after 150 ms');
+    // Requests leave the queue in order: once this one is answered, the timed-out one has reached the connection.
+    expect((await c.getJson('/after')).status).toBe(200);
+    expect(paths).toEqual(['/hold', '/after']);
   });
 
   it('retries a connection reset', async () => {
