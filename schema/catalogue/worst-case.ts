@@ -27,20 +27,44 @@ export type FieldCostOf = ((args: Record<string, unknown>) => FieldCost) & { rea
 
 const fixedCost = (cost: FieldCost): FieldCostOf => Object.assign(() => cost, { fixed: cost });
 
+/** One input that can bound what a request asks for: whether the operation has it, and what it asks for by it. */
+interface AskingInput {
+  has(op: OperationSpec): boolean;
+  /** Units asked for, per unit or the same for every unit; undefined when the request leaves it out. */
+  asked(op: OperationSpec, args: Record<string, unknown>): Partial<Record<BillingUnit, number>> | number | undefined;
+}
+
 /**
- * Units the request can return at most: the catalogue's maximum, bounded by what the request asks for — its
- * `limit` (as given, or its default), the ids it lists, or the operation's own `unitsAsked`.
+ * The inputs that can bound what a request asks for, the last that answers winning: its `limit` (as given, or its
+ * default), the ids it lists, or the operation's own `unitsAsked`. An operation with none has a price no argument
+ * can change.
  */
+const ASKING_INPUTS: readonly AskingInput[] = [
+  {
+    has: (op) => 'limit' in op.input.shape,
+    asked: (op, args) => {
+      const limit = (op.input.shape as Record<string, z.ZodType>).limit!.safeParse(args.limit);
+      return limit.success && typeof limit.data === 'number' ? limit.data : undefined;
+    },
+  },
+  {
+    has: (op) => 'ids' in op.input.shape,
+    asked: (_op, args) => (typeof args.ids === 'string' ? new Set(args.ids.split(',')).size : undefined),
+  },
+  { has: (op) => op.billing.unitsAsked !== undefined, asked: (op, args) => op.billing.unitsAsked!(args) },
+];
+
+/** Units the request can return at most: the catalogue's maximum, bounded by what the request asks for. */
 export function unitsBound(op: OperationSpec, args: Record<string, unknown>): Partial<Record<BillingUnit, number>> {
   const max = op.billing.maxUnits ?? {};
-  const asked = op.billing.unitsAsked?.(args);
-  let bound: number | undefined;
-  const limit = (op.input.shape as Record<string, z.ZodType>).limit?.safeParse(args.limit);
-  if (limit?.success && typeof limit.data === 'number') bound = limit.data;
-  if (typeof args.ids === 'string') bound = new Set(args.ids.split(',')).size;
+  let asked: Partial<Record<BillingUnit, number>> | number | undefined;
+  for (const input of ASKING_INPUTS) {
+    if (input.has(op)) asked = input.asked(op, args) ?? asked;
+  }
   return Object.fromEntries(
     Object.entries(max).map(([unit, most]) => {
-      const wanted = asked ? (asked[unit as BillingUnit] ?? 0) : bound;
+      // Units an operation asks for by name are those alone: one it does not name is not asked for.
+      const wanted = typeof asked === 'object' ? (asked[unit as BillingUnit] ?? 0) : asked;
       return [unit, wanted === undefined ? most : Math.min(most ?? 0, wanted)];
     }),
   );
@@ -90,11 +114,6 @@ export function returnedBound(
 
 const FREE_FIELD: FieldCost = { credits: 0, items: 1 };
 
-/** Whether the request's arguments can bound what an operation returns: the inputs `unitsBound` reads. */
-function boundByArguments(op: OperationSpec): boolean {
-  return op.billing.unitsAsked !== undefined || 'limit' in op.input.shape || 'ids' in op.input.shape;
-}
-
 /** A root field's worst case: its reservation, and the bound of what it returns. */
 export function rootFieldCost(op: OperationSpec): FieldCostOf {
   if (op.billing.minimumCredits === 0 && !op.billing.returns) return fixedCost(FREE_FIELD);
@@ -103,7 +122,7 @@ export function rootFieldCost(op: OperationSpec): FieldCostOf {
     const { items, members } = returnedBound(op, args, bound);
     return { credits: reservationFor(op, args, bound), items, ...(members ? { members } : {}) };
   };
-  return boundByArguments(op) ? costAt : fixedCost(costAt({}));
+  return ASKING_INPUTS.some((input) => input.has(op)) ? costAt : fixedCost(costAt({}));
 }
 
 /**
