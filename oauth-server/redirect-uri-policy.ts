@@ -8,10 +8,17 @@ const NOT_AN_APP_SCHEME = new Set(['javascript:', 'vbscript:', 'data:', 'blob:',
  * Why `uri` cannot be registered as a redirect URI (OAuth 2.1 / MCP), or undefined when it can: https; http on a
  * loopback host only; or a native app's own scheme (`cursor://…`, `com.example.app:/…`). Never a wildcard.
  */
-function redirectUriRefusal(uri: string): string | undefined {
+export function redirectUriRefusal(uri: string): string | undefined {
   const url = URL.parse(uri);
   if (!url) return 'is not a URL';
   if (uri.includes('*')) return 'must not contain a wildcard (redirect URIs are matched exactly)';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (uri.includes('\\')) return 'must not contain a backslash';
+  if (url.port === '0') return 'must not use port 0';
+  // The check reads the parsed URL; the browser is sent to the raw string. They must be the same URI, or a spelling
+  // (percent-encoded host, upper case, a backslash) could pass the check and lead elsewhere. An origin without its `/` is
+  // the one difference clients send that means the same.
+  if (url.href !== uri && url.href !== `${uri}/`) return `must be written as ${url.href} (its normal form)`;
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'may use http only on a loopback host (127.0.0.1, [::1] or localhost)';
   return NOT_AN_APP_SCHEME.has(url.protocol) ? `must not use the ${url.protocol.slice(0, -1)} scheme` : undefined;

@@ -39,6 +39,16 @@ describe('client registration (RFC 7591) redirect URIs', () => {
     }
   });
 
+  // Each spelling is in test/unit/redirect-uri-policy.test.ts; here two, as a client sends them (registrations count
+  // against the address's hourly allowance).
+  it('refuses a URI the check would read one way and the browser another, and one hiding a user name', async () => {
+    for (const uri of ['http://localhost\\@evil.example/cb', 'http://evil.example@127.0.0.1/cb']) {
+      const res = await register([uri]);
+      expect(res.status, uri).toBe(400);
+      expect(res.body.error, uri).toBe('invalid_redirect_uri');
+    }
+  });
+
   it('accepts what MCP clients register: https, http on a loopback host, an app’s own scheme (as web or native)', async () => {
     const accepted: Array<[string, string[], Record<string, unknown>]> = [
       ['Claude', ['https://claude.ai/api/mcp/auth_callback'], {}],
@@ -49,6 +59,7 @@ describe('client registration (RFC 7591) redirect URIs', () => {
       ['Cursor', ['cursor://anysphere.cursor-mcp/oauth/callback'], { application_type: 'web' }],
       ['Cursor, three URIs', ['cursor://anysphere.cursor-mcp/oauth/callback', 'https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'], {}],
       ['reverse-domain app', ['com.example.agent:/oauth/callback'], { application_type: 'native' }],
+      ['an origin without a path', ['https://agent.example.com'], {}],
     ];
     for (const [name, uris, extra] of accepted) {
       const res = await register(uris, extra);
@@ -75,5 +86,7 @@ describe('client registration (RFC 7591) redirect URIs', () => {
     const res = await fetch(flow.authorizeUrl(clientId, pkcePair().challenge, { redirect_uri: 'http://evil.example/cb' }), { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+    // Refused by the policy, not for some other reason (an unknown client, a mismatched URI).
+    expect(await res.text()).toContain('invalid_redirect_uri: redirect_uris: http://evil.example/cb may use http only on a loopback host');
   });
 });
