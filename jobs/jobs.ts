@@ -1,8 +1,11 @@
 import type { Agenda, Job } from 'agenda';
+import { PostgresJobRepository } from '@agendajs/postgres-backend';
+import type pg from 'pg';
 import type { MonitorScheduler, MonitorService } from '../adapters/monitors/monitor-service.ts';
+import type { MonitorSchedule } from '../adapters/shapes/monitor-shapes.ts';
 import type { MonitorRunner } from '../adapters/monitors/monitor-runner.ts';
 import type { AttemptTrigger, DeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
-import { isUniqueViolation } from '../adapters/db/sql.ts';
+import { isUniqueViolation, type SqlRunner } from '../adapters/db/sql.ts';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
 
 /** Job names: one schedule per monitor, one job per queued run, the delivery sweep and housekeeping. */
@@ -14,6 +17,26 @@ export const JOB = {
 } as const;
 
 const INTERVAL_MS = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
+type Scheduled = Exclude<MonitorSchedule, 'manual'>;
+
+/**
+ * Agenda's repository for the job table, talking through `tx`: its own statements, run in the caller's transaction.
+ * It numbers its parameters (`$1`, in any order); the service's statements take `?` in order, so each becomes one.
+ */
+function repositoryWithin(tx: SqlRunner): PostgresJobRepository {
+  const pool = {
+    async query(text: string, values: readonly unknown[] = []) {
+      const params: unknown[] = [];
+      const rows = await tx.all(
+        text.replace(/\$(\d+)/g, (_match, n: string) => (params.push(values[Number(n) - 1]), '?')),
+        params,
+      );
+      return { rows, rowCount: rows.length };
+    },
+  };
+  return new PostgresJobRepository({ pool: pool as unknown as pg.Pool, tableName: JOBS_TABLE, ensureSchema: false });
+}
+
 /** A run queued this long without a worker taking it is dispatched again. */
 const STRANDED_AFTER_MS = 5 * 60_000;
 
@@ -30,6 +53,8 @@ export interface JobsOptions {
   deliverySweepMs?: number;
   /** The job store keeps its jobs in the service's own database (table `agenda_jobs`), not in MongoDB. */
   jobsInDatabase: boolean;
+  /** Now, for a schedule's next firing (a schedule never starts in the past). */
+  clock: () => Date;
 }
 
 export interface Jobs extends MonitorScheduler {
@@ -106,17 +131,23 @@ export function createJobs(options: JobsOptions): Jobs {
     return next;
   }
 
-  async function saveSchedule(monitor: { id: string; schedule: keyof typeof INTERVAL_MS }, from: Date): Promise<Date> {
-    const interval = INTERVAL_MS[monitor.schedule];
-    const nextRunAt = new Date(from.getTime() + interval);
-    // One row per monitor, keyed by its id (`every` keeps one row per job name, which would be one for all monitors).
-    const save = () =>
-      agenda
-        .create(JOB.monitorSchedule, { monitorId: monitor.id })
-        .repeatEvery(interval, { skipImmediate: true })
-        .unique({ 'data.monitorId': monitor.id })
-        .schedule(nextRunAt)
-        .save();
+  /**
+   * The first firing of the schedule that starts at `from` and comes after now: one interval after a change (the
+   * usual case), or, for a schedule saved late (its turn held up), the next time it would have fired, never one in the past.
+   */
+  function nextFiring(schedule: Scheduled, from: Date): Date {
+    const interval = INTERVAL_MS[schedule];
+    const elapsed = options.clock().getTime() - from.getTime();
+    return new Date(from.getTime() + interval * Math.max(1, Math.floor(elapsed / interval) + 1));
+  }
+
+  /** The monitor's schedule as Agenda saves it: one row per monitor, keyed by its id (`every` keeps one per job name). */
+  const scheduleJob = (monitorId: string, schedule: Scheduled, nextRunAt: Date) =>
+    agenda.create(JOB.monitorSchedule, { monitorId }).repeatEvery(INTERVAL_MS[schedule], { skipImmediate: true }).unique({ 'data.monitorId': monitorId }).schedule(nextRunAt);
+
+  async function saveSchedule(monitor: { id: string; schedule: Scheduled }, from: Date): Promise<Date> {
+    const nextRunAt = nextFiring(monitor.schedule, from);
+    const save = () => scheduleJob(monitor.id, monitor.schedule, nextRunAt).save();
     try {
       await save();
     } catch (error) {
@@ -142,6 +173,15 @@ export function createJobs(options: JobsOptions): Jobs {
         if (state) await row.record(nextRunAt);
         return nextRunAt;
       }),
+    async scheduleWithin(tx, monitorId, state) {
+      if (!options.jobsInDatabase) return false;
+      if (state.status !== 'active' || state.schedule === 'manual') return { nextRunAt: null };
+      const nextRunAt = nextFiring(state.schedule, state.changedAt);
+      // What the job's save() runs (its repository's statements), on the caller's connection; save() then only tells
+      // waiting workers of a job due within their next look, which a schedule at least an hour away never is.
+      await repositoryWithin(tx).saveJob(scheduleJob(monitorId, state.schedule, nextRunAt).toJson(true), { lastModifiedBy: agenda.attrs.name || undefined });
+      return { nextRunAt };
+    },
     async unscheduleWithin(tx, monitorId) {
       if (!options.jobsInDatabase) return false;
       // What agenda.cancel runs, on the caller's connection (the one-schedule index serves the lookup).

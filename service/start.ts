@@ -214,6 +214,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
       jobsInDatabase: jobStore.backend !== 'mongodb',
+      clock: now,
     });
     // Instances share a PostgreSQL server, so they share the turns; PGlite has this process alone.
     monitors = createMonitorService({ db: sqlDb, scheduler: jobs, turns: createScheduleTurns(sqlDb, { shared: !pglite }), limits, clock: now });

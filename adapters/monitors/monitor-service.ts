@@ -3,6 +3,7 @@ import type { Limits } from '../shapes/account-shapes.ts';
 import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus } from '../shapes/monitor-shapes.ts';
 import { isUniqueViolation, toInt, type SqlDb, type SqlRunner } from '../db/sql.ts';
 import { ResourceError } from '../db/resource-error.ts';
+import { logger } from '../logging/logger.ts';
 import { defaultSources, unreadableSources, type MonitorTarget } from './monitor-targets.ts';
 import { iso, json, toMonitor, toResult, toRun, watchesSame, type MonitorRow, type ResultRow, type RunRow } from './monitor-rows.ts';
 import type { ScheduleTurns } from './schedule-turns.ts';
@@ -23,6 +24,13 @@ export interface MonitorScheduler {
    * monitor's turn, so of two changes racing, the schedule left is the latest row's, whatever order they arrive in.
    */
   reschedule(monitorId: string, row: { current(): Promise<ScheduleState | null>; record(nextRunAt: Date | null): Promise<void> }): Promise<Date | null>;
+  /**
+   * Saves a new monitor's schedule, as its row asks, within `tx`, the transaction that inserts the row, where the job
+   * store is the service's own database (PostgreSQL, PGlite): so both commit or neither does. Returns when it next
+   * runs (null: not on a schedule), or false where the job store is elsewhere (MongoDB): the caller then calls
+   * `reschedule` once the row has committed.
+   */
+  scheduleWithin(tx: SqlRunner, monitorId: string, state: ScheduleState): Promise<{ nextRunAt: Date | null } | false>;
   /**
    * Removes the monitor's schedule within `tx`, the transaction that deletes the monitor, where the job store is the
    * service's own database (PostgreSQL, PGlite): a statement in `tx`, so both commit or neither does. Returns false
@@ -128,24 +136,68 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
   }
 
   /**
-   * Schedules the monitor as its row now stands (read again in the monitor's turn, not the row this request wrote: a
-   * later change may have committed since, or a delete) and returns the row with when it next runs.
+   * The monitor's row as a turn's change of its schedule reads and records it: read again in the turn, not the row the
+   * request wrote (a later change may have committed since, or a delete).
    */
-  async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
+  function rowInTurn(turn: SqlDb, id: string) {
     let recorded: MonitorRow | undefined;
-    await turns.take(row.id, (turn) =>
-      scheduler.reschedule(row.id, {
-        async current() {
-          const [now] = await turn.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [row.id]);
-          // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
-          return now ? { schedule: now.schedule, status: now.status, changedAt: new Date(iso(now.updated_at)) } : null;
-        },
-        async record(nextRunAt) {
-          [recorded] = await turn.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, row.id]);
-        },
+    return {
+      recorded: () => recorded,
+      async current(): Promise<ScheduleState | null> {
+        const [now] = await turn.all<MonitorRow>(`select * from "monitor" where "id" = ?`, [id]);
+        // Counted from the change itself, so a new monitor's next run is exactly one interval after its creation.
+        return now ? { schedule: now.schedule, status: now.status, changedAt: new Date(iso(now.updated_at)) } : null;
+      },
+      async record(nextRunAt: Date | null) {
+        [recorded] = await turn.all<MonitorRow>(`update "monitor" set "next_run_at" = ? where "id" = ? returning *`, [nextRunAt?.toISOString() ?? null, id]);
+      },
+    };
+  }
+
+  /** Schedules the monitor as its row now stands, in its turn, and returns the row with when it next runs. */
+  async function applySchedule(row: MonitorRow): Promise<MonitorRow> {
+    const recorded = await turns.take(row.id, async (turn) => {
+      const inTurn = rowInTurn(turn, row.id);
+      await scheduler.reschedule(row.id, inTurn);
+      return inTurn.recorded();
+    });
+    return recorded ?? row;
+  }
+
+  /**
+   * Deletes the monitor and its schedule in its turn, so a change waiting for it then finds no row and schedules
+   * nothing. The row and (on a job store in this database) the schedule go in one transaction: whatever step fails,
+   * both stay. A job store elsewhere is told once the row is gone, so a failure there leaves a schedule without a
+   * monitor, which removes itself when it fires (docs/monitors.md), never an active monitor without its schedule.
+   */
+  async function deleteMonitor(workspaceId: string, id: string): Promise<void> {
+    let removedWithin = false;
+    await turns.take(id, (turn) =>
+      turn.transaction(async (tx) => {
+        // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
+        // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
+        await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
+        await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
+        removedWithin = await scheduler.unscheduleWithin(tx, id);
       }),
     );
-    return recorded ?? row;
+    if (!removedWithin) await scheduler.unschedule(id);
+  }
+
+  /**
+   * A new monitor's schedule where the job store is outside the database (MongoDB), saved once its row has committed:
+   * should that fail, the row is deleted again, so the create's error is true (nothing created). Should the deletion
+   * fail too, the monitor stays without its schedule (logged).
+   */
+  async function scheduleOrUndo(workspaceId: string, row: MonitorRow): Promise<MonitorRow> {
+    try {
+      return await applySchedule(row);
+    } catch (error) {
+      await deleteMonitor(workspaceId, row.id).catch((undo: unknown) =>
+        logger.error({ err: undo, monitorId: row.id }, 'monitor create: its schedule failed and its row could not be deleted'),
+      );
+      throw error;
+    }
   }
 
   /**
@@ -191,9 +243,10 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       checkSources(input.target as MonitorTarget, sources);
       const limits = await tierLimits(workspaceId);
       checkSchedule(limits, input.schedule);
-      const now = clock().toISOString();
+      const now = clock();
       const id = randomUUID();
-      const row = await db.transaction(async (tx) => {
+      const firstRun = { id: randomUUID(), monitorId: id };
+      const { row, scheduled } = await db.transaction(async (tx) => {
         // One creation at a time per workspace, so two concurrent creations cannot both pass the ceiling.
         await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-create:' || ?))`, [workspaceId]);
         const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "monitor" where "workspace_id" = ?`, [workspaceId]);
@@ -205,17 +258,43 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
           });
         }
         await requireWebhook(tx, workspaceId, input.webhookId);
+        // Its schedule is a row of this transaction too where the job store is this database: whichever step fails,
+        // nothing is created, and the client's retry cannot leave two monitors. No turn is needed: until this commits
+        // no other change can find the monitor.
+        const within = await scheduler.scheduleWithin(tx, id, { schedule: input.schedule, status: 'active', changedAt: now });
         const [created] = await tx.all<MonitorRow>(
-          `insert into "monitor" ("id", "workspace_id", "name", "target", "sources", "schedule", "status", "webhook_id", "backfill", "created_at", "updated_at")
-           values (?, ?, ?, ?::jsonb, ?::jsonb, ?, 'active', ?, ?, ?, ?) returning *`,
-          [id, workspaceId, input.name, JSON.stringify(input.target), JSON.stringify(sources), input.schedule, input.webhookId, input.backfill, now, now],
+          `insert into "monitor" ("id", "workspace_id", "name", "target", "sources", "schedule", "status", "webhook_id", "backfill", "next_run_at", "created_at", "updated_at")
+           values (?, ?, ?, ?::jsonb, ?::jsonb, ?, 'active', ?, ?, ?, ?, ?) returning *`,
+          [
+            id,
+            workspaceId,
+            input.name,
+            JSON.stringify(input.target),
+            JSON.stringify(sources),
+            input.schedule,
+            input.webhookId,
+            input.backfill,
+            within ? (within.nextRunAt?.toISOString() ?? null) : null,
+            now.toISOString(),
+            now.toISOString(),
+          ],
         );
-        return created;
+        // The first run records the baseline (or the backfill) at once, so the next one reports only what is new.
+        await tx.all(`insert into "monitor_run" ("id", "monitor_id", "status", "trigger", "created_at") values (?, ?, 'queued', 'manual', ?)`, [
+          firstRun.id,
+          id,
+          now.toISOString(),
+        ]);
+        return { row: created, scheduled: within !== false };
       });
-      const scheduled = await applySchedule(row);
-      // The first run records the baseline (or the backfill) at once, so the next one reports only what is new.
-      await queueAndDispatch(id, 'manual');
-      return toMonitor(scheduled);
+      const monitor = scheduled ? row : await scheduleOrUndo(workspaceId, row);
+      try {
+        await scheduler.enqueueRun(firstRun);
+      } catch (error) {
+        // The monitor is whole and its first run queued: housekeeping hands a queued run nobody took to a worker.
+        logger.warn({ err: error, monitorId: id, runId: firstRun.id }, 'monitor created; its first run could not be handed to a worker now, housekeeping will');
+      }
+      return toMonitor(monitor);
     },
 
     async get(workspaceId, id) {
@@ -276,21 +355,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
     async remove(workspaceId, id) {
       await requireMonitor(db, workspaceId, id);
-      // In one turn, so a change waiting for it then finds no row and schedules nothing. The row and (on a job store in
-      // this database) the schedule go in one transaction: whatever step fails, both stay. A job store elsewhere is
-      // told once the row is gone, so a failure there leaves a schedule without a monitor, which removes itself when
-      // it fires (docs/monitors.md), never an active monitor without its schedule.
-      let removedWithin = false;
-      await turns.take(id, (turn) =>
-        turn.transaction(async (tx) => {
-          // The lock a run takes to record its results: a run in the middle of recording finishes first (or finds its
-          // monitor gone), rather than the two deadlocking over the runs, results and seen items the delete cascades to.
-          await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-run:' || ?))`, [id]);
-          await tx.all(`delete from "monitor" where "id" = ? and "workspace_id" = ?`, [id, workspaceId]);
-          removedWithin = await scheduler.unscheduleWithin(tx, id);
-        }),
-      );
-      if (!removedWithin) await scheduler.unschedule(id);
+      await deleteMonitor(workspaceId, id);
       return { id, deleted: true };
     },
 

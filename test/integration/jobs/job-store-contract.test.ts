@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'agenda';
 import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
+import type { MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import type { MonitorSchedule } from '../../../adapters/shapes/monitor-shapes.ts';
 import { createJobs, JOB } from '../../../jobs/jobs.ts';
 import { openJobStore, type JobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
@@ -21,6 +23,8 @@ interface Backend {
   sharedByInstances: boolean;
   /** Options for one more worker on the same store. */
   open(): Promise<JobStoreOptions>;
+  /** The service's own database, where it holds the jobs too (not MongoDB); once opened. */
+  database?(): SqlDb;
   close(): Promise<void>;
 }
 
@@ -37,6 +41,7 @@ function sqlBackend(): Backend {
       }
       return db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: await embeddedPglite(orm) };
     },
+    database: () => sqlDbFromOrm(orm),
     async close() {
       await orm?.close(true);
       await db?.drop();
@@ -56,9 +61,18 @@ const noMonitors = () => {
   throw new Error('not used');
 };
 
-/** The service's jobs on a store, with nothing behind them: only their schedules are under test. */
-const jobsOn = (store: JobStore) =>
-  createJobs({ agenda: store.agenda, runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] }, deliveries: { drain: async () => 0, attemptNow: async () => {} }, monitors: noMonitors, housekeeping: async () => {}, onError: () => {}, jobsInDatabase: store.backend !== 'mongodb' });
+/** The service's jobs on a store, with nothing behind them (or only the monitors given): their schedules are under test. */
+const jobsOn = (store: JobStore, options: { monitors?: () => MonitorService; clock?: () => Date } = {}) =>
+  createJobs({
+    agenda: store.agenda,
+    runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] },
+    deliveries: { drain: async () => 0, attemptNow: async () => {} },
+    monitors: options.monitors ?? noMonitors,
+    housekeeping: async () => {},
+    onError: () => {},
+    jobsInDatabase: store.backend !== 'mongodb',
+    clock: options.clock ?? (() => new Date()),
+  });
 
 /** One contract, run against every job-store backend available here. */
 function contract(backend: Backend) {
@@ -109,6 +123,30 @@ function contract(backend: Backend) {
       await Promise.all(Array.from({ length: 10 }, (_, i) => jobs.reschedule('monitor-raced', active(i === 9 ? 'weekly' : 'daily', from))));
       const listed = await store.agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-raced' } });
       expect(listed.jobs).toHaveLength(1);
+    });
+
+    it.skipIf(!backend.database)('saves a schedule within a transaction of the service as Agenda’s own save does, and Agenda runs it', async () => {
+      const store = await worker();
+      const fired: string[] = [];
+      const monitors = { queueScheduledRun: async (monitorId: string) => (fired.push(monitorId), { id: 'run' }) } as unknown as MonitorService;
+      // The jobs' clock an hour behind, so the hourly schedules made now are due at once for Agenda, which runs on real time.
+      const changedAt = new Date(Date.now() - 3_600_000 - 1_000);
+      const jobs = jobsOn(store, { monitors: () => monitors, clock: () => changedAt });
+      const db = backend.database!();
+
+      const within = await db.transaction((tx) => jobs.scheduleWithin(tx, 'monitor-within', { schedule: 'hourly', status: 'active', changedAt }));
+      expect(within).toEqual({ nextRunAt: new Date(changedAt.getTime() + 3_600_000) });
+      await jobs.reschedule('monitor-saved', active('hourly', changedAt));
+      const rows = await db.all<Record<string, unknown>>(`select * from "agenda_jobs" where "data"->>'monitorId' in ('monitor-saved', 'monitor-within') order by "data"->>'monitorId'`);
+      const [saved, written] = rows.map(({ id, data, created_at, updated_at, ...row }) => row);
+      expect(rows).toHaveLength(2);
+      expect(written).toEqual(saved);
+
+      await store.agenda.start();
+      await until(() => fired.includes('monitor-within'));
+      const [after] = (await store.agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-within' } })).jobs;
+      // Fired, and repeating: its next firing an hour after this one.
+      expect(new Date(after.nextRunAt!).getTime()).toBeGreaterThan(Date.now() + 3_500_000);
     });
 
     // Instances race only on a shared server: PGlite has one owner process.
