@@ -19,6 +19,12 @@ export const JOB = {
 const INTERVAL_MS = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
 type Scheduled = Exclude<MonitorSchedule, 'manual'>;
 
+/** The schedule a job repeating at `interval` is (stored as text on PostgreSQL, a number on MongoDB). */
+function scheduleRepeating(interval: unknown): Scheduled | 'unknown' {
+  const found = Object.entries(INTERVAL_MS).find(([, ms]) => ms === Number(interval));
+  return found ? (found[0] as Scheduled) : 'unknown';
+}
+
 /**
  * Agenda's repository for the job table, talking through `tx`: its own statements, run in the caller's transaction.
  * It numbers its parameters (`$1`, in any order); the service's statements take `?` in order, so each becomes one.
@@ -110,6 +116,8 @@ export function createJobs(options: JobsOptions): Jobs {
       await options.housekeeping();
       // A run whose hand-over to a worker was lost (a crash between its row and its job) is handed over again.
       for (const runId of await options.runner.stranded(STRANDED_AFTER_MS)) await agenda.now(JOB.monitorRun, { runId });
+      // An active monitor whose schedule is missing or of another interval (a failed job-store step, an earlier bug).
+      await options.monitors().repairSchedules();
     }),
     { concurrency: 1 },
   );
@@ -133,7 +141,7 @@ export function createJobs(options: JobsOptions): Jobs {
 
   /**
    * The first firing of the schedule that starts at `from` and comes after now: one interval after a change (the
-   * usual case), or, for a schedule saved late (its turn held up), the next time it would have fired, never one in the past.
+   * usual case), or, for a schedule saved late (a repair), the next time it would have fired, never one in the past.
    */
   function nextFiring(schedule: Scheduled, from: Date): Date {
     const interval = INTERVAL_MS[schedule];
@@ -181,6 +189,17 @@ export function createJobs(options: JobsOptions): Jobs {
       // waiting workers of a job due within their next look, which a schedule at least an hour away never is.
       await repositoryWithin(tx).saveJob(scheduleJob(monitorId, state.schedule, nextRunAt).toJson(true), { lastModifiedBy: agenda.attrs.name || undefined });
       return { nextRunAt };
+    },
+    async schedulesOf(monitorIds) {
+      const wanted = new Set(monitorIds);
+      // One monitor: its own row; more: every schedule, read once (Agenda's query takes one data value, not a list).
+      const { jobs } = await agenda.queryJobs(monitorIds.length === 1 ? { name: JOB.monitorSchedule, data: { monitorId: monitorIds[0] } } : { name: JOB.monitorSchedule });
+      const held = new Map<string, Scheduled | 'unknown'>();
+      for (const job of jobs) {
+        const { monitorId } = job.data as { monitorId?: unknown };
+        if (typeof monitorId === 'string' && wanted.has(monitorId)) held.set(monitorId, scheduleRepeating(job.repeatInterval));
+      }
+      return held;
     },
     async unscheduleWithin(tx, monitorId) {
       if (!options.jobsInDatabase) return false;

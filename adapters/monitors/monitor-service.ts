@@ -31,6 +31,8 @@ export interface MonitorScheduler {
    * `reschedule` once the row has committed.
    */
   scheduleWithin(tx: SqlRunner, monitorId: string, state: ScheduleState): Promise<{ nextRunAt: Date | null } | false>;
+  /** The schedule each of these monitors has in the job store, by its interval; a monitor without one is absent. */
+  schedulesOf(monitorIds: readonly string[]): Promise<Map<string, Exclude<MonitorSchedule, 'manual'> | 'unknown'>>;
   /**
    * Removes the monitor's schedule within `tx`, the transaction that deletes the monitor, where the job store is the
    * service's own database (PostgreSQL, PGlite): a statement in `tx`, so both commit or neither does. Returns false
@@ -77,6 +79,20 @@ export interface MonitorService {
    * its run, or why none: the monitor is not active on a schedule (or its hourly firing is skipped), or it no longer exists.
    */
   queueScheduledRun(monitorId: string, nextRunAt: Date | null): Promise<{ id: string } | 'not_scheduled' | 'gone'>;
+  /**
+   * Schedules each active monitor whose schedule is missing or repeats at another interval than its row's (housekeeping
+   * calls this): in the monitor's turn, looked at again there, as any change of its schedule. Logs each one it
+   * repaired and returns them.
+   */
+  repairSchedules(): Promise<RepairedSchedule[]>;
+}
+
+export interface RepairedSchedule {
+  monitorId: string;
+  schedule: MonitorSchedule;
+  /** What the job store held: a schedule of another interval, or none. */
+  found: string | null;
+  nextRunAt: Date | null;
 }
 
 export interface MonitorServiceOptions {
@@ -187,14 +203,14 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
   /**
    * A new monitor's schedule where the job store is outside the database (MongoDB), saved once its row has committed:
    * should that fail, the row is deleted again, so the create's error is true (nothing created). Should the deletion
-   * fail too, the monitor stays without its schedule (logged).
+   * fail too, the monitor stays without its schedule until housekeeping repairs it.
    */
   async function scheduleOrUndo(workspaceId: string, row: MonitorRow): Promise<MonitorRow> {
     try {
       return await applySchedule(row);
     } catch (error) {
       await deleteMonitor(workspaceId, row.id).catch((undo: unknown) =>
-        logger.error({ err: undo, monitorId: row.id }, 'monitor create: its schedule failed and its row could not be deleted'),
+        logger.error({ err: undo, monitorId: row.id }, 'monitor create: its schedule failed and its row could not be deleted; housekeeping will schedule it'),
       );
       throw error;
     }
@@ -213,6 +229,19 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     const since = new Date(clock().getTime() - DAY_MS + DAY_SLACK_MS).toISOString();
     const recent = await db.all(`select 1 from "monitor_run" where "monitor_id" = ? and "trigger" = 'schedule' and "created_at" > ? limit 1`, [monitor.id, since]);
     return recent.length > 0;
+  }
+
+  /** Housekeeping's repair of one monitor's schedule, in its turn: null when, looked at there, it needs none. */
+  function repairSchedule(id: string): Promise<RepairedSchedule | null> {
+    return turns.take(id, async (turn) => {
+      const row = rowInTurn(turn, id);
+      const state = await row.current();
+      if (!state || state.status !== 'active' || state.schedule === 'manual') return null;
+      // A change that had the turn before this one may have saved the schedule since the monitor was listed.
+      const found = (await scheduler.schedulesOf([id])).get(id) ?? null;
+      if (found === state.schedule) return null;
+      return { monitorId: id, schedule: state.schedule, found, nextRunAt: await scheduler.reschedule(id, row) };
+    });
   }
 
   /** Inserts a queued run, or finds the one already queued: the partial unique index makes this atomic. */
@@ -388,6 +417,26 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       if (monitor) return { id: await queueAndDispatch(monitorId, 'schedule') };
       const [exists] = await db.all(`select 1 from "monitor" where "id" = ?`, [monitorId]);
       return exists ? 'not_scheduled' : 'gone';
+    },
+
+    async repairSchedules() {
+      const due = await db.all<{ id: string; schedule: MonitorSchedule }>(`select "id", "schedule" from "monitor" where "status" = 'active' and "schedule" <> 'manual'`);
+      if (!due.length) return [];
+      const held = await scheduler.schedulesOf(due.map((monitor) => monitor.id));
+      const repaired: RepairedSchedule[] = [];
+      for (const { id, schedule } of due) {
+        if (held.get(id) === schedule) continue;
+        try {
+          const done = await repairSchedule(id);
+          if (!done) continue;
+          repaired.push(done);
+          logger.warn({ monitorId: done.monitorId, schedule: done.schedule, found: done.found, nextRunAt: done.nextRunAt }, 'monitor schedule repaired: it was missing or of another interval');
+        } catch (error) {
+          // One monitor's failure (its turn busy, the job store away) does not stop the others; the next pass tries again.
+          logger.error({ err: error, monitorId: id }, 'monitor schedule repair failed');
+        }
+      }
+      return repaired;
     },
   };
 }

@@ -2,8 +2,8 @@ import { ResourceError } from '../db/resource-error.ts';
 import type { SqlDb, SqlRunner } from '../db/sql.ts';
 
 /**
- * A monitor's schedule changes one at a time: each change (PATCH of schedule or status, delete, a create whose job
- * store is outside the database) takes the monitor's turn, reads its row inside it and leaves the
+ * A monitor's schedule changes one at a time: each change (PATCH of schedule or status, delete, housekeeping's repair,
+ * a create whose job store is outside the database) takes the monitor's turn, reads its row inside it and leaves the
  * schedule that row asks for, so no two interleave.
  */
 export interface ScheduleTurns {

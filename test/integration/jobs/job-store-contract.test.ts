@@ -125,6 +125,22 @@ function contract(backend: Backend) {
       expect(listed.jobs).toHaveLength(1);
     });
 
+    it('tells which monitors have a schedule, and of which interval', async () => {
+      const store = await worker();
+      const jobs = jobsOn(store);
+      const from = new Date();
+      await jobs.reschedule('held-daily', active('daily', from));
+      await jobs.reschedule('held-weekly', active('weekly', from));
+      expect(await jobs.schedulesOf(['held-daily', 'held-weekly', 'held-none'])).toEqual(
+        new Map([
+          ['held-daily', 'daily'],
+          ['held-weekly', 'weekly'],
+        ]),
+      );
+      expect(await jobs.schedulesOf(['held-weekly'])).toEqual(new Map([['held-weekly', 'weekly']]));
+      expect(await jobs.schedulesOf(['held-none'])).toEqual(new Map());
+    });
+
     it.skipIf(!backend.database)('saves a schedule within a transaction of the service as Agenda’s own save does, and Agenda runs it', async () => {
       const store = await worker();
       const fired: string[] = [];
@@ -147,6 +163,7 @@ function contract(backend: Backend) {
       const [after] = (await store.agenda.queryJobs({ name: JOB.monitorSchedule, data: { monitorId: 'monitor-within' } })).jobs;
       // Fired, and repeating: its next firing an hour after this one.
       expect(new Date(after.nextRunAt!).getTime()).toBeGreaterThan(Date.now() + 3_500_000);
+      expect(await jobs.schedulesOf(['monitor-within'])).toEqual(new Map([['monitor-within', 'hourly']]));
     });
 
     // Instances race only on a shared server: PGlite has one owner process.
