@@ -242,7 +242,9 @@ describe('only what is new', () => {
     expect(resumed.suppressed.baseline).toBe(1);
   });
 
-  it('takes its baseline in a run during which a PATCH only reorders its sources (no change of what it watches)', async () => {
+  // The test holds the run's lock in a transaction while PATCHes commit: on PGlite's one connection nothing else runs
+  // while a transaction is open, so the race it pins cannot happen there and the PATCH would wait forever.
+  it.runIf(process.env.TEST_DATABASE_URL)('takes its baseline in a run during which a PATCH only reorders its sources (no change of what it watches; needs a PostgreSQL server, skipped on PGlite)', async () => {
     const id = await baselined({ target: { kind: 'search', keywords: 'okapiform' }, sources: ['forum', 'microblog'], schedule: 'manual' });
     const db = sqlDbFromOrm(svc.service.orm);
     const waiting = () => db.all(`select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
