@@ -6,6 +6,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
 import pg from 'pg';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
+import { socketServedPglite } from './socket-served-pglite.ts';
 
 export interface JobStoreOptions {
   /** `postgres://…`: the service's own database holds the jobs. */
@@ -65,7 +66,7 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   if (!connectionString) {
     if (!options.pglite) throw new Error('openJobStore needs a database URL, a PGlite instance or a MongoDB URL');
     const port = await freeLoopbackPort();
-    socket = new PGLiteSocketServer({ db: options.pglite, host: '127.0.0.1', port, maxConnections: POOL_MAX + 1 });
+    socket = new PGLiteSocketServer({ db: socketServedPglite(options.pglite), host: '127.0.0.1', port, maxConnections: POOL_MAX + 1 });
     await socket.start();
     connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
   }
