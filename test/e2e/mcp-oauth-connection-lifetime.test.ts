@@ -12,6 +12,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 const DAY_MS = 86_400_000;
 
 let svc: TestService;
+let personId: string;
 let workspaceId: string;
 let flow: McpSignIn;
 let start: number;
@@ -19,16 +20,19 @@ let start: number;
 beforeAll(async () => {
   svc = await startTestService();
   const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
+  personId = person.id;
   workspaceId = workspace.id;
-  flow = new McpSignIn(svc.url, { session: (await svc.service.people.startSession(person.id)).token, workspaceId });
 });
 afterAll(async () => {
   await svc?.close();
 });
-beforeEach(() => {
+// Each test approves with a dashboard session started at its own day 0: the service's housekeeping, running on real
+// timers, reads the faked Date too, and one pass during an earlier test's day 400 deletes a session started before it.
+beforeEach(async () => {
   start = Date.now();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(start);
+  flow = new McpSignIn(svc.url, { session: (await svc.service.people.startSession(personId)).token, workspaceId });
 });
 afterEach(() => {
   vi.useRealTimers();
