@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
+import { adminSql } from './admin-sql.ts';
 import { startCpuWatch, type CpuUse } from './cpu.ts';
 import { load, type LoadResult } from './load.ts';
 import { buyCredits, workspaceOf } from './operator.ts';
@@ -33,15 +33,7 @@ interface Side {
   database?: string;
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => adminSql(serverUrl!, sql);
 
 async function start(name: Side['name'], root: string | undefined): Promise<Side> {
   const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/, { cwd: root });

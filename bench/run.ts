@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
+import { adminSql } from './admin-sql.ts';
 import { checkBooks, type Books } from './books.ts';
 import { startCpuWatch } from './cpu.ts';
 import { GOALS, judge, printBounds, printGoals, printTable, TARGETS, type GoalOutcome } from './goals.ts';
@@ -160,15 +160,7 @@ async function measureDatabase(database: DatabaseRun['database'], databaseUrl: s
 /** A database of this run's own on DATABASE_URL's server, dropped afterwards. */
 async function withFreshDatabase<T>(serverUrl: string, work: (url: string) => Promise<T>): Promise<T> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (sql: string) => adminSql(serverUrl, sql);
   await admin(`create database "${name}"`);
   try {
     const url = new URL(serverUrl);
