@@ -71,7 +71,8 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
   }
   // Our own pool, so a connection dropped while idle (a database restart) is logged instead of crashing the process.
-  const pool = new pg.Pool({ connectionString, max: POOL_MAX });
+  // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.
+  const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: 5_000 });
   pool.on('error', (error) => options.onError?.(error));
   const backend = new PostgresBackend({
     pool,

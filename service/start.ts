@@ -15,6 +15,7 @@ import { loadOperatorToken, operatorTokenMatches } from '../adapters/db/operator
 import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { loadKeyring } from '../adapters/db/keyring.ts';
 import { logger } from '../adapters/logging/logger.ts';
+import { runShutdown, type Cleanup } from './shutdown.ts';
 import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
@@ -102,18 +103,19 @@ export interface StartOptions {
 export const OPERATOR_URL_FILE = 'operator-url';
 
 /** Listens, and closes the listener (and its open connections) first on shutdown. */
-async function listen(server: Server, port: number, host: string, cleanups: Array<() => Promise<void> | void>): Promise<AddressInfo> {
+async function listen(server: Server, port: number, host: string, cleanups: Cleanup[]): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  cleanups.unshift(
-    () =>
+  cleanups.unshift({
+    step: `listener on port ${port}`,
+    run: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
-  );
+  });
   return server.address() as AddressInfo;
 }
 
@@ -140,16 +142,16 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   if (!config.billing) logger.warn('SVC_BILLING=off: every call is served free. For benchmarks only.');
   mkdirSync(config.dataDir, { recursive: true });
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
-  const cleanups: Array<() => Promise<void> | void> = [];
-  if (lock) cleanups.push(() => lock.release());
+  const cleanups: Cleanup[] = [];
+  if (lock) cleanups.push({ step: 'data folder lock', run: () => lock.release() });
   try {
     const orm = await initOrm({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    cleanups.unshift(() => orm.close(true));
+    cleanups.unshift({ step: 'database', run: () => orm.close(true) });
     const sqlDb = sqlDbFromOrm(orm);
     const credits = createCreditsService({ db: sqlDb, clock: now, tiers: config.tiers });
     const leases = createCreditLeases({ db: sqlDb, credits, clock: now });
     // Runs after the listeners closed: books what this instance charged and hands its leases back.
-    cleanups.unshift(() => leases.close());
+    cleanups.unshift({ step: 'credit leases', run: () => leases.close() });
     const leasedCredits = withLeases(credits, leases);
     // Off until the change feed listens: a key cached before that could miss its revocation.
     const keyCache = new KeyCache<AuthenticatedKey>({ enabled: false });
@@ -160,12 +162,12 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
     const pglite = await embeddedPglite(orm);
     const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed, { settings: tierSettings(config.tiers) });
-    cleanups.unshift(() => keyChanges.close());
+    cleanups.unshift({ step: 'key change feed', run: () => keyChanges.close() });
     const identity = createIdentityStore(orm, { keyCache, keyChanges });
     const limiter = await createWeightedRateLimiter({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, tiers: config.tiers });
-    cleanups.unshift(() => limiter.close());
+    cleanups.unshift({ step: 'rate limiter', run: () => limiter.close() });
     const platforms = await startPlatforms(config);
-    cleanups.unshift(() => platforms.close());
+    cleanups.unshift({ step: 'platform clients', run: () => platforms.close() });
     const operatorToken = await loadOperatorToken(config.dataDir, config.operatorToken);
     const version = config.version ?? buildVersion();
     const pagingStates = createPagingStateStore(orm, now);
@@ -173,7 +175,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const limits = (workspaceId: string) => credits.limits(workspaceId);
     const usage = createUsageCharges(sqlDb, { write: await createUsageChargeWriter(orm) });
     // Written before the database closes (cleanups run first to last, and the ORM's is last).
-    cleanups.unshift(() => usage.close());
+    cleanups.unshift({ step: 'usage ledger', run: () => usage.close() });
     const people = createPersonStore({ orm, db: sqlDb, identity, clock: now });
 
     const jobStore = await openJobStore({
@@ -184,10 +186,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       lockLifetimeMs: options.jobs?.lockLifetimeMs,
       onError: (error) => logger.error({ err: error }, 'job store connection failed'),
     });
-    cleanups.unshift(() => jobStore.close(DRAIN_MS));
+    cleanups.unshift({ step: 'job store', run: () => jobStore.close(DRAIN_MS) });
     const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));
     const sender = createEventSender(config.webhookDestinations, { timeoutMs: options.webhookTimeoutMs, clock: now });
-    cleanups.push(() => sender.close());
+    cleanups.push({ step: 'webhook sender', run: () => sender.close() });
     const deliveries = createDeliveryWorker({ db: sqlDb, secrets, send: sender, policy: createDeliveryPolicy(), clock: now });
     const runner = createMonitorRunner({
       db: sqlDb,
@@ -254,7 +256,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     let mcpOAuth: McpOAuth | undefined;
     let oauthRoutes: OAuthRoutes | undefined;
     const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins, oauth: () => mcpOAuth });
-    cleanups.unshift(() => mcp.close());
+    cleanups.unshift({ step: 'MCP server', run: () => mcp.close() });
     const server = createHttpServer({
       deps,
       graphql,
@@ -305,12 +307,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       monitors,
       jobs,
       jobStore,
-      close: async () => {
-        for (const cleanup of cleanups.splice(0)) await cleanup();
-      },
+      close: () => runShutdown(cleanups),
     };
   } catch (error) {
-    for (const cleanup of cleanups.splice(0)) await Promise.resolve(cleanup()).catch(() => undefined);
+    await runShutdown(cleanups);
     throw error;
   }
 }
