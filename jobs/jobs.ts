@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { MonitorScheduler, MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { MonitorSchedule } from '../adapters/shapes/monitor-shapes.ts';
 import type { MonitorRunner } from '../adapters/monitors/monitor-runner.ts';
+import { oneAtATimePerKey } from '../adapters/monitors/one-at-a-time.ts';
 import type { AttemptTrigger, DeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
 import { isUniqueViolation, type SqlRunner } from '../adapters/db/sql.ts';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
@@ -128,16 +129,7 @@ export function createJobs(options: JobsOptions): Jobs {
    * instances on PostgreSQL the one-schedule-per-monitor index keeps one row; the monitor's turn, which monitors take
    * around these calls, keeps it the latest row's.
    */
-  const changing = new Map<string, Promise<unknown>>();
-  function oneAtATime<T>(monitorId: string, change: () => Promise<T>): Promise<T> {
-    const next = (changing.get(monitorId) ?? Promise.resolve()).catch(() => undefined).then(change);
-    changing.set(monitorId, next);
-    const forget = () => {
-      if (changing.get(monitorId) === next) changing.delete(monitorId);
-    };
-    next.then(forget, forget);
-    return next;
-  }
+  const oneAtATime = oneAtATimePerKey();
 
   /**
    * The first firing of the schedule that starts at `from` and comes after now: one interval after a change (the

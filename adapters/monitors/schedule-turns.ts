@@ -1,5 +1,6 @@
 import { ResourceError } from '../db/resource-error.ts';
 import type { SqlDb, SqlRunner } from '../db/sql.ts';
+import { oneAtATimePerKey } from './one-at-a-time.ts';
 
 /**
  * A monitor's schedule changes one at a time: each change (PATCH of schedule or status, delete, housekeeping's repair,
@@ -61,16 +62,7 @@ function semaphore(limit: number) {
  */
 export function createScheduleTurns(db: SqlDb, options: { shared: boolean; rules?: typeof SCHEDULE_TURN_RULES }): ScheduleTurns {
   const rules = options.rules ?? SCHEDULE_TURN_RULES;
-  const queued = new Map<string, Promise<unknown>>();
-  const inProcess = <T>(monitorId: string, work: () => Promise<T>): Promise<T> => {
-    const next = (queued.get(monitorId) ?? Promise.resolve()).catch(() => undefined).then(work);
-    queued.set(monitorId, next);
-    const forget = () => {
-      if (queued.get(monitorId) === next) queued.delete(monitorId);
-    };
-    next.then(forget, forget);
-    return next;
-  };
+  const inProcess = oneAtATimePerKey();
   const open = semaphore(rules.concurrent);
   const inTransaction = (tx: SqlRunner): SqlDb => ({ all: (sql, params) => tx.all(sql, params), transaction: (work) => work(tx) });
 
