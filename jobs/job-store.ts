@@ -6,6 +6,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
 import pg from 'pg';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
+import { StoppingListenChannel } from './listen-channel.ts';
 import { socketServedPglite } from './socket-served-pglite.ts';
 
 export interface JobStoreOptions {
@@ -74,18 +75,19 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.
   const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: 5_000 });
   pool.on('error', (error) => options.onError?.(error));
-  const backend = new PostgresBackend({
-    pool,
-    tableName: JOBS_TABLE,
-    ensureSchema: false,
-    // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead.
-    disableNotifications: Boolean(socket),
-  });
+  // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead. On PostgreSQL the channel is ours, not
+  // the backend's, so closing stops its reconnects too (jobs/listen-channel.ts).
+  const backend = new PostgresBackend({ pool, tableName: JOBS_TABLE, ensureSchema: false, disableNotifications: true });
+  const channel = socket ? undefined : new StoppingListenChannel({ pool });
   // The LISTEN connection reconnects by itself after a loss, and reports the loss as an 'error' event: heard here, so
   // a database restart is logged, not an uncaught exception.
-  const channel = backend.notificationChannel as unknown as { on?: (event: 'error', listener: (error: unknown) => void) => void } | undefined;
-  channel?.on?.('error', (error) => options.onError?.(error));
-  const agenda = new Agenda({ backend, processEvery: options.processEvery ?? (socket ? 1_000 : 5_000), defaultLockLifetime: lockLifetime });
+  channel?.on('error', (error) => options.onError?.(error));
+  const agenda = new Agenda({
+    backend,
+    notificationChannel: channel,
+    processEvery: options.processEvery ?? (socket ? 1_000 : 5_000),
+    defaultLockLifetime: lockLifetime,
+  });
   return {
     agenda,
     backend: socket ? 'pglite' : 'postgresql',

@@ -1,47 +1,12 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
+import { startProxy } from '../support/tcp-proxy.ts';
 
 /**
  * PostgreSQL going away while the service runs, and coming back: the service reaches it through a TCP proxy this test
  * cuts and restores. Needs a PostgreSQL server (TEST_DATABASE_URL).
  */
 const serverUrl = process.env.TEST_DATABASE_URL;
-
-function startProxy(target: URL) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  let listening = false;
-  const listen = () =>
-    listening ? Promise.resolve() : new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(Number(target.port || 5432), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => socket.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        listening = true;
-        resolve();
-      });
-    });
-  return {
-    listen,
-    port: () => port,
-    /** Refuses new connections and cuts the open ones. */
-    async down() {
-      listening = false;
-      const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
-}
 
 describe.runIf(serverUrl)('a database that goes away and comes back (needs a PostgreSQL server; skipped on PGlite)', () => {
   let svc: TestService;
@@ -52,11 +17,7 @@ describe.runIf(serverUrl)('a database that goes away and comes back (needs a Pos
     await proxy.listen();
     svc = await startTestService({
       tiers: { free: { rateLimitPerMinute: 100_000 } },
-      databaseUrlThrough: (url) => {
-        const proxied = new URL(url);
-        proxied.host = `127.0.0.1:${proxy.port()}`;
-        return proxied.toString();
-      },
+      databaseUrlThrough: (url) => proxy.through(url),
     });
   });
   afterAll(async () => {
