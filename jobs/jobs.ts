@@ -162,6 +162,8 @@ export function createJobs(options: JobsOptions): Jobs {
     await agenda.cancel({ name: JOB.monitorSchedule, data: { monitorId } });
   };
   const unschedule = (monitorId: string) => oneAtATime(monitorId, () => cancelSchedule(monitorId));
+  /** What agenda.cancel runs, on the caller's connection (the one-schedule index serves the lookup). */
+  const removeWithin = (tx: SqlRunner, monitorId: string) => tx.all(`delete from "${JOBS_TABLE}" where "name" = ? and "data"->>'monitorId' = ?`, [JOB.monitorSchedule, monitorId]);
 
   return {
     reschedule: (monitorId, row) =>
@@ -175,7 +177,7 @@ export function createJobs(options: JobsOptions): Jobs {
       }),
     async scheduleWithin(tx, monitorId, state) {
       if (!options.jobsInDatabase) return false;
-      if (state.status !== 'active' || state.schedule === 'manual') return { nextRunAt: null };
+      if (state.status !== 'active' || state.schedule === 'manual') return (await removeWithin(tx, monitorId), { nextRunAt: null });
       const nextRunAt = nextFiring(state.schedule, state.changedAt);
       // What the job's save() runs (its repository's statements), on the caller's connection; save() then only tells
       // waiting workers of a job due within their next look, which a schedule at least an hour away never is.
@@ -195,8 +197,7 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     async unscheduleWithin(tx, monitorId) {
       if (!options.jobsInDatabase) return false;
-      // What agenda.cancel runs, on the caller's connection (the one-schedule index serves the lookup).
-      await tx.all(`delete from "${JOBS_TABLE}" where "name" = ? and "data"->>'monitorId' = ?`, [JOB.monitorSchedule, monitorId]);
+      await removeWithin(tx, monitorId);
       return true;
     },
     unschedule,

@@ -25,10 +25,10 @@ export interface MonitorScheduler {
    */
   reschedule(monitorId: string, row: { current(): Promise<ScheduleState | null>; record(nextRunAt: Date | null): Promise<void> }): Promise<Date | null>;
   /**
-   * Saves a new monitor's schedule, as its row asks, within `tx`, the transaction that inserts the row, where the job
-   * store is the service's own database (PostgreSQL, PGlite): so both commit or neither does. Returns when it next
-   * runs (null: not on a schedule), or false where the job store is elsewhere (MongoDB): the caller then calls
-   * `reschedule` once the row has committed.
+   * Saves, changes or removes the monitor's schedule, as its row asks, within `tx`, the transaction that inserts or
+   * changes the row, where the job store is the service's own database (PostgreSQL, PGlite): so both commit or neither
+   * does. Returns when it next runs (null: not on a schedule), or false where the job store is elsewhere (MongoDB):
+   * the caller then calls `reschedule` once the row has committed.
    */
   scheduleWithin(tx: SqlRunner, monitorId: string, state: ScheduleState): Promise<{ nextRunAt: Date | null } | false>;
   /** The schedule each of these monitors has in the job store, by its interval; a monitor without one is absent. */
@@ -336,11 +336,13 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     },
 
     async update(workspaceId, id, patch) {
-      const limits = patch.schedule !== undefined || patch.status !== undefined ? await tierLimits(workspaceId) : undefined;
+      const schedulePatched = patch.schedule !== undefined || patch.status !== undefined;
+      const limits = schedulePatched ? await tierLimits(workspaceId) : undefined;
       // The row is locked from its read to its write: two changes of one monitor at once apply one after the other,
       // neither writing back what it read before the other's change.
-      const row = await db.transaction(async (tx) => {
+      const change = async (tx: SqlRunner) => {
         const current = await requireMonitor(tx, workspaceId, id, { forUpdate: true });
+        const now = clock();
         const target = (patch.target ?? json<MonitorTarget>(current.target)) as MonitorTarget;
         // A new target of another platform brings that platform's sources unless sources are given too.
         const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
@@ -354,9 +356,13 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         // What it watches changed: its next run records the new target's items as a baseline.
         const same = watchesSame(target, sources);
         const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(`select not ${same.sql} as "rewatched" from "monitor" where "id" = ?`, [...same.params, id]);
+        // A PATCH that leaves schedule and status as they were keeps the schedule's next firing where it was. One that
+        // changes them changes the schedule in this transaction where the job store is this database: the row and its
+        // schedule commit together or not at all.
+        const rescheduled = schedule !== current.schedule || status !== current.status ? await scheduler.scheduleWithin(tx, id, { schedule, status, changedAt: now }) : undefined;
         const [updated] = await tx.all<MonitorRow>(
           `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?,
-             "baseline_at" = case when ? then null else "baseline_at" end
+             "baseline_at" = case when ? then null else "baseline_at" end, "next_run_at" = case when ? then ? else "next_run_at" end
            where "id" = ? returning *`,
           [
             patch.name ?? current.name,
@@ -365,16 +371,21 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
             schedule,
             status,
             patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
-            clock().toISOString(),
+            now.toISOString(),
             rewatched,
+            Boolean(rescheduled),
+            rescheduled ? (rescheduled.nextRunAt?.toISOString() ?? null) : null,
             id,
           ],
         );
         const resumed = current.status !== 'active' && status === 'active';
-        return { updated, rewatched, resumed, reschedule: schedule !== current.schedule || status !== current.status };
-      });
-      // A PATCH that leaves schedule and status as they were keeps the schedule's next firing where it was.
-      const monitor = row.reschedule ? await applySchedule(row.updated) : row.updated;
+        return { updated, rewatched, resumed, scheduleAfter: rescheduled === false };
+      };
+      // A change of schedule or status takes the monitor's turn, as every change of its schedule does.
+      const row = schedulePatched ? await turns.take(id, (turn) => turn.transaction(change)) : await db.transaction(change);
+      // A job store outside the database (MongoDB) is told once the row has committed: should that fail, the row stays
+      // changed and housekeeping's repair brings the schedule in line within a minute (docs/monitors.md).
+      const monitor = row.scheduleAfter ? await applySchedule(row.updated) : row.updated;
       // A new baseline is taken now, as at creation, so nothing published before the next scheduled run is lost in it:
       // for a changed target, or on resuming a monitor whose target changed while it was paused.
       const awaitsBaseline = monitor.baseline_at === null || monitor.baseline_at === undefined;

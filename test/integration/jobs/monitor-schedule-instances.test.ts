@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
-import { createMonitorService, type MonitorPatch, type MonitorScheduler, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
+import { createMonitorService, type MonitorPatch, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import { createScheduleTurns, type ScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
 import { JOB } from '../../../jobs/jobs.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
@@ -22,11 +22,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
   });
 
   /**
-   * Instance one's monitors, except that its next change stops in its turn until released: a schedule change once it
-   * has read the row, a delete once it holds the turn, before its statements.
+   * Instance one's monitors, except that its next change stops in its turn until released: as it enters its
+   * transaction, its turn taken, nothing of it done yet (a PATCH of schedule or status, or a delete).
    */
   function holdingMonitors(): { monitors: MonitorService; holdNext(): Promise<() => void> } {
-    const jobs = one.service.jobs;
     let hold: { reached: () => void; released: Promise<void> } | undefined;
     const held = async () => {
       const next = hold;
@@ -36,25 +35,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
         await next.released;
       }
     };
-    const scheduler: MonitorScheduler = {
-      ...jobs,
-      reschedule: (monitorId, row) =>
-        jobs.reschedule(monitorId, {
-          ...row,
-          async current() {
-            const state = await row.current();
-            await held();
-            return state;
-          },
-        }),
-    };
     const db = sqlDbFromOrm(one.service.orm);
     const shared = createScheduleTurns(db, { shared: true });
-    // A delete is held as it enters its transaction: its turn taken, nothing of it done yet.
     const turns: ScheduleTurns = {
       take: (monitorId, work) => shared.take(monitorId, (turn) => work({ ...turn, transaction: async (statements) => (await held(), turn.transaction(statements)) })),
     };
-    const monitors = createMonitorService({ db, scheduler, turns, limits: (id) => one.service.credits.limits(id), clock: () => new Date() });
+    const monitors = createMonitorService({ db, scheduler: one.service.jobs, turns, limits: (id) => one.service.credits.limits(id), clock: () => new Date() });
     return {
       monitors,
       holdNext() {
@@ -107,7 +93,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
       const { monitors, holdNext } = holdingMonitors();
       const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
 
-      // Instance one's PATCH commits weekly and stops in its turn with that row read; instance two's change commits then.
+      // Instance one's PATCH stops in its turn before its statements; instance two's change waits for the turn, and
+      // commits once one's weekly row and schedule have.
       const held = holdNext();
       const weekly = monitors.update(workspaceId, id, { schedule: 'weekly' });
       const release = await held;
@@ -132,8 +119,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
     const { monitors, holdNext } = holdingMonitors();
     const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
 
-    // Instance one's delete holds its turn, its row and schedule not yet deleted; instance two's PATCH commits its row
-    // then and waits for the turn, which it gets once the delete has committed: it must find no row to schedule.
+    // Instance one's delete holds its turn, its row and schedule not yet deleted; instance two's PATCH waits for the
+    // turn, which it gets once the delete has committed: it finds no monitor, and schedules nothing.
     const held = holdNext();
     const removed = monitors.remove(workspaceId, id);
     const release = await held;
@@ -141,7 +128,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a monitor’s schedule changed on
     const seen = await finishedOrWaiting(other);
     release();
     expect(await removed).toEqual({ id, deleted: true });
-    await other;
+    await expect(other).rejects.toMatchObject({ kind: 'not_found' });
 
     expect(await schedulesOf(id)).toEqual([]);
     await expect(two.service.monitors.get(workspaceId, id)).rejects.toMatchObject({ kind: 'not_found' });

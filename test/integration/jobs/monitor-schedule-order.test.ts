@@ -44,7 +44,8 @@ describe('a monitor’s schedule after two changes race', () => {
     const monitors = createMonitorService({ db, scheduler: svc.service.jobs, turns, limits: (id) => svc.service.credits.limits(id), clock: () => new Date() });
     const { id } = await monitors.create(workspaceId, { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 });
 
-    // The first PATCH commits its row (weekly), then waits on its way to its turn while a second one pauses the monitor.
+    // The first PATCH (weekly) is held on its way to its turn while a second one pauses the monitor; then it changes
+    // the paused row, which keeps no schedule.
     const held = holdNext();
     const weekly = monitors.update(workspaceId, id, { schedule: 'weekly' });
     const release = await held;

@@ -18,7 +18,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     await svc?.close();
   });
 
-  /** Monitors whose job store stops every schedule change, once `slow()` is called, until `release()`. */
+  /**
+   * Monitors whose job store stops every schedule change, once `slow()` is called, until `release()`. The store is
+   * outside the database (as MongoDB is), so a change awaits it in its turn: where it is the database, a PATCH
+   * changes the schedule by a statement of its own transaction and awaits no job store.
+   */
   function slowStoreMonitors(rules = SCHEDULE_TURN_RULES) {
     const jobs = svc.service.jobs;
     let slow = false;
@@ -29,6 +33,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     const arrivals: Array<{ count: number; reached: () => void }> = [];
     const scheduler: MonitorScheduler = {
       ...jobs,
+      scheduleWithin: async () => false,
+      unscheduleWithin: async () => false,
       async reschedule(monitorId, row) {
         if (slow) {
           peak = Math.max(peak, ++inStore);
@@ -93,8 +99,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     await holder.waiting(1);
     await expect(waiter.monitors.update(workspaceId, id, { schedule: 'daily' })).rejects.toMatchObject({ kind: 'state', details: { reason: 'schedule_busy' } });
     holder.release();
-    // The refused change's row had committed before its turn: the held turn, reading the row in its turn, applies it.
-    expect(await held).toMatchObject({ schedule: 'daily', nextRunAt: expect.any(String) });
+    // The refused change wrote its row in its turn, so nothing of it was saved: the held change's row stands.
+    expect(await held).toMatchObject({ schedule: 'weekly', nextRunAt: expect.any(String) });
+    expect(await holder.monitors.get(workspaceId, id)).toMatchObject({ schedule: 'weekly' });
   });
 
   /** The session in a turn: the one holding an advisory lock (the only advisory locks taken here). */
