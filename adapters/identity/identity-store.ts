@@ -324,6 +324,15 @@ function toWorkspaceRecord(row: InferEntity<typeof Workspace>): WorkspaceRecord 
   };
 }
 
+/**
+ * A connection ends with its grant, which a refresh moves on and 30 idle days let expire: the grant's end is its
+ * expiry in every key list. A connection whose grant record is gone (deleted by an earlier version's housekeeping once
+ * expired) ended at an unknown time: shown ended at its last use, or its creation.
+ */
+function connectionEnd(row: InferEntity<typeof ApiKey>): Date {
+  return row.grantEndsAt ?? row.lastUsedAt ?? row.createdAt;
+}
+
 function toKeySummary(row: InferEntity<typeof ApiKey>): ApiKeySummary {
   return {
     keyId: row.id,
@@ -334,7 +343,7 @@ function toKeySummary(row: InferEntity<typeof ApiKey>): ApiKeySummary {
     scopes: row.scopes as Scope[],
     prefix: row.prefix,
     createdAt: row.createdAt,
-    expiresAt: row.expiresAt ?? null,
+    expiresAt: row.kind === 'mcp_connection' ? connectionEnd(row) : (row.expiresAt ?? null),
     revokedAt: row.revokedAt ?? null,
     lastUsedAt: row.lastUsedAt ?? null,
   };

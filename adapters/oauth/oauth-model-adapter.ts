@@ -179,13 +179,19 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
 }
 
 /**
- * Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows.
+ * Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows
+ * (but keeps the expired grant of a connection not revoked, which dates its end).
  * It also undoes what instances of an earlier version write during a rolling deploy (the migrations that cleaned up
  * ran once): sessions stored under their raw id (their payload keeps it as `jti`) are deleted, as
  * Migration20261125004000 did, and interactions lose the session id they carry.
  */
 export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
-  await db.all(`delete from "oauth_model" where "expires_at" <= ? or ("kind" = 'Session' and "payload"->'jti' is not null)`, [clock().toISOString()]);
+  // An expired grant of a connection not revoked stays: it says when the connection ended, in every key list.
+  await db.all(
+    `delete from "oauth_model" m where (m."expires_at" <= ? or (m."kind" = 'Session' and m."payload"->'jti' is not null))
+       and not (m."kind" = 'Grant' and exists (select 1 from "api_key" k where k."oauth_grant_id" = m."id" and k."revoked_at" is null))`,
+    [clock().toISOString()],
+  );
   await db.all(`update "oauth_model" set "payload" = "payload" #- '{session,cookie}' where "kind" = 'Interaction' and "payload"->'session'->'cookie' is not null`);
   await db.all(
     `delete from "oauth_model" m using "api_key" k where k."revoked_at" is not null and k."oauth_grant_id" is not null

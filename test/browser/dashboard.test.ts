@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
 import { createConnectionStore } from '../../adapters/oauth/connection-store.ts';
+import { oauthModelAdapterFactory } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { findChromium, NO_BROWSER_NOTICE } from '../support/chromium.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -79,7 +80,10 @@ describe.skipIf(!executablePath)(`dashboard in headless Chromium${executablePath
     // An approved MCP client shares the list (its approval flow is tested with the OAuth server).
     const person = await svc.service.identity.getPersonByEmail('ada@example.com');
     const workspaceId = new URL(page.url()).pathname.split('/')[3];
-    await createConnectionStore(sqlDbFromOrm(svc.service.orm), () => new Date()).create({
+    const db = sqlDbFromOrm(svc.service.orm);
+    // Its grant, as the approval saves it: a connection lives as long as its grant (here 30 days).
+    await oauthModelAdapterFactory(db, () => new Date())('Grant').upsert('browser-test-grant', { accountId: person!.id, clientId: 'browser-test-client' }, 30 * 86_400);
+    await createConnectionStore(db, () => new Date()).create({
       workspaceId,
       personId: person!.id,
       clientId: 'browser-test-client',

@@ -1,4 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
+import { sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
+import { DashboardClient } from '../support/dashboard-client.ts';
 import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
 import { pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -83,6 +86,48 @@ describe('a connection whose public client keeps refreshing', () => {
     const idle = await refresh(clientId, second.body.refresh_token);
     expect(idle.status).toBe(400);
     expect(idle.body.error).toBe('invalid_grant');
+  });
+});
+
+describe('a connection that ended by going idle', () => {
+  type Listed = { keyId: string; kind: string; expiresAt: string | null; revokedAt: string | null };
+  const listed = async (): Promise<Listed[]> => (await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`)).body.data;
+  /** The connection's status badge in the dashboard's key list, as a session started now sees it. */
+  async function dashboardStatus(keyId: string): Promise<string | undefined> {
+    const browser = new DashboardClient(svc.url);
+    browser.cookies.set('svc_session', (await svc.service.people.startSession(personId)).token);
+    const page = await browser.get(`/dashboard/workspaces/${workspaceId}/keys`);
+    const row = new RegExp(`<tr data-key-id="${keyId}">(.*?)</tr>`, 's').exec(page.body)?.[1] ?? '';
+    return /<span class="badge (\w+)">/.exec(row)?.[1];
+  }
+
+  it('shows as ended in every key list once its grant expires, 31 days after its last refresh, and cannot be used', async () => {
+    const before = new Set((await listed()).map((key) => key.keyId));
+    const { clientId, tokens } = await flow.signIn();
+    const [connection] = (await listed()).filter((key) => !before.has(key.keyId));
+    expect(connection.kind).toBe('mcp_connection');
+
+    atDay(20);
+    const refreshed = await refresh(clientId, tokens.refresh_token);
+    expect(refreshed.status).toBe(200);
+    // Its end is its grant's, moved by the refresh to 30 days on.
+    const ends = new Date(start + 50 * DAY_MS).toISOString();
+    expect((await listed()).find((key) => key.keyId === connection.keyId)).toMatchObject({ expiresAt: ends, revokedAt: null });
+    expect(await dashboardStatus(connection.keyId)).toBe('active');
+
+    // 31 days without a refresh. Before, both lists still showed it live (no expiry, not revoked).
+    atDay(51);
+    expect((await listed()).find((key) => key.keyId === connection.keyId)).toMatchObject({ expiresAt: ends, revokedAt: null });
+    expect(await dashboardStatus(connection.keyId)).toBe('expired');
+    expect((await flow.mcp(refreshed.body.access_token, whoamiCall)).status).toBe(401);
+    const idle = await refresh(clientId, refreshed.body.refresh_token);
+    expect(idle.status).toBe(400);
+    expect(idle.body.error).toBe('invalid_grant');
+
+    // Housekeeping frees the expired records but keeps the grant that dates the end.
+    await sweepExpiredOAuthModels(sqlDbFromOrm(svc.service.orm), () => new Date());
+    expect((await listed()).find((key) => key.keyId === connection.keyId)).toMatchObject({ expiresAt: ends, revokedAt: null });
+    expect(await dashboardStatus(connection.keyId)).toBe('expired');
   });
 });
 

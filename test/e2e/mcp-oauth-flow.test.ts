@@ -205,7 +205,11 @@ describe('a connection', () => {
     await flow.signIn();
     const keys = await svc.operator('GET', `/operator/workspaces/${workspaceId}/keys`);
     const connection = keys.body.data.find((key: { kind: string }) => key.kind === 'mcp_connection');
-    expect(connection).toMatchObject({ name: 'Test Agent (MCP)', scopes: ['read:social', 'usage:read'], revokedAt: null, expiresAt: null });
+    expect(connection).toMatchObject({ name: 'Test Agent (MCP)', scopes: ['read:social', 'usage:read'], revokedAt: null });
+    // It ends with its grant, 30 days after its newest refresh token (here the code exchange's) unless refreshed.
+    const endsIn = Date.parse(connection.expiresAt) - Date.now();
+    expect(endsIn).toBeGreaterThan(29 * 86_400_000);
+    expect(endsIn).toBeLessThanOrEqual(30 * 86_400_000);
   });
 
   it('is billed as a principal of its workspace', async () => {

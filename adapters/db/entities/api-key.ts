@@ -49,6 +49,14 @@ export const ApiKey = defineEntity({
     lastUsedAt: p.datetime().columnType('timestamptz').nullable(),
     oauthClientId: p.text().fieldName('oauth_client_id').nullable(),
     oauthGrantId: p.text().fieldName('oauth_grant_id').unique('api_key_oauth_grant_id_unique').nullable(),
+    /**
+     * When a connection's grant ends (30 days after its newest refresh token, docs/mcp-auth.md): read from the grant's
+     * own record, the one the authorization server checks, so the key lists cannot disagree with it. Not a column.
+     */
+    grantEndsAt: p
+      .datetime()
+      .formula((cols) => `(select g."expires_at" from "oauth_model" g where g."kind" = 'Grant' and g."id" = ${cols.oauthGrantId})`)
+      .nullable(),
     /** Who approved a connection; a key has none. */
     personId: () => p.manyToOne(Person).mapToPk().fieldName('person_id').nullable().deleteRule('cascade'),
   },
