@@ -8,8 +8,9 @@ if (!process.version.startsWith('v24.')) {
   process.exit(1);
 }
 
-const config = configFromEnv();
 try {
+  // Inside the try: a refused configuration is one "Failed to start" line, like every other refusal.
+  const config = configFromEnv();
   const service = await startService(config);
   console.log(`Conversation Data Service ${service.version}`);
   console.log(`  base URL:  ${service.url}`);
