@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,25 @@ export async function spawnUntil(script: string, env: Record<string, string>, re
   throw new Error(`${script} did not get ready:\n${output}`);
 }
 
+/** A port free on loopback now, for a production process that must know its public URL before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The listener's environment: any free port on the embedded default; in production (which requires SVC_PUBLIC_URL,
+ * the OAuth issuer) a free port chosen first so the public URL names it.
+ */
+export async function loopbackListener(production: boolean): Promise<Record<string, string>> {
+  if (!production) return { PORT: '0', HOST: '127.0.0.1' };
+  const port = await freePort();
+  return { PORT: String(port), HOST: '127.0.0.1', SVC_OPERATOR_PORT: '0', SVC_PUBLIC_URL: `http://127.0.0.1:${port}` };
+}
+
 export interface BenchService {
   url: string;
   pid: number;
@@ -65,8 +85,7 @@ export async function spawnService(options: ServiceOptions = {}): Promise<BenchS
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-bench-')));
   const env: Record<string, string> = {
     SVC_DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
+    ...(await loopbackListener(Boolean(options.databaseUrl))),
     LOG_LEVEL: 'warn',
     SVC_SIM_PUBLISH: 'off',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, ...production } : { DATABASE_URL: '' }),

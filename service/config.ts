@@ -45,16 +45,24 @@ export interface ServiceConfig {
   simPublish?: boolean;
   /**
    * `SVC_PUBLIC_URL`: the base URL clients reach the service at (`https://api.example.com`): the OAuth issuer, and
-   * `{publicUrl}/mcp` the audience of MCP access tokens. Absent → the listener's own `http://host:port`.
+   * `{publicUrl}/mcp` the audience of MCP access tokens. Required in production (https unless on loopback); absent on
+   * the embedded default → the listener's own `http://host:port`.
    */
   publicUrl?: string;
 }
 
-function publicUrl(value: string | undefined): string | undefined {
+/** Hosts only this machine reaches: a plain http issuer there is no one else's to intercept. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+function publicUrl(value: string | undefined, production: boolean): string | undefined {
   if (!value) return undefined;
   const url = URL.parse(value);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
     throw new Error(`SVC_PUBLIC_URL must be a bare http(s) origin like https://api.example.com, got '${value}'`);
+  }
+  // MCP clients trust tokens from this issuer, and its sign-in cookies ride on it: in production it is https.
+  if (production && url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
+    throw new Error(`SVC_PUBLIC_URL must be https in production (it is the OAuth issuer MCP clients trust); plain http only on a loopback host, got '${value}'`);
   }
   return url.origin;
 }
@@ -82,11 +90,12 @@ export function isProduction(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.DATABASE_URL) || env.NODE_ENV === 'production';
 }
 
-const REQUIRED_IN_PRODUCTION = ['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS'] as const;
+const REQUIRED_IN_PRODUCTION = ['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS', 'SVC_PUBLIC_URL'] as const;
 
 /**
  * What production refuses to start without: the operator token and every signing and encryption key (a generated
- * one would differ between instances and vanish with a container), and real upstreams unless the simulated
+ * one would differ between instances and vanish with a container), the public URL (the OAuth issuer: the
+ * listener's own address is not what clients reach behind a proxy), and real upstreams unless the simulated
  * platforms are chosen on purpose (`SVC_SIMULATED_PLATFORMS=on`).
  */
 function checkProduction(env: NodeJS.ProcessEnv): void {
@@ -98,7 +107,7 @@ function checkProduction(env: NodeJS.ProcessEnv): void {
   if (missing.length) {
     throw new Error(
       `Production mode (DATABASE_URL or NODE_ENV=production) needs ${missing.join(', ')}. ` +
-        'Set them (keys are kid:base64 with 32-byte keys; the upstreams are the platforms’ URLs, or SVC_SIMULATED_PLATFORMS=on to use the simulated ones).',
+        'Set them (keys are kid:base64 with 32-byte keys; SVC_PUBLIC_URL is the https origin clients reach the service at; the upstreams are the platforms’ URLs, or SVC_SIMULATED_PLATFORMS=on to use the simulated ones).',
     );
   }
 }
@@ -142,6 +151,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     webhookDestinations: destinationPolicyFromEnv(env),
     simPublish: env.SVC_SIM_PUBLISH !== 'off',
     mcpAllowedOrigins: new Set((env.SVC_MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean)),
-    publicUrl: publicUrl(env.SVC_PUBLIC_URL),
+    publicUrl: publicUrl(env.SVC_PUBLIC_URL, production),
   };
 }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnUntil } from '../../bench/processes.ts';
+import { loopbackListener, spawnUntil } from '../../bench/processes.ts';
 import { TEST_OPERATOR_TOKEN, type TestService } from './service.ts';
 
 export interface ServiceProcess {
@@ -54,8 +54,7 @@ export async function startServiceProcess(svc: TestService, options: { env?: Rec
     {
       DATABASE_URL: svc.db.databaseUrl,
       SVC_DATA_DIR: svc.dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
+      ...(await loopbackListener(true)),
       LOG_LEVEL: 'warn',
       SVC_DEMO: 'false',
       SVC_SIM_PUBLISH: 'off',
@@ -90,7 +89,7 @@ export async function startDemoProcess(options: { dataDir: string; databaseUrl?:
   const env: Record<string, string> = options.databaseUrl
     ? { DATABASE_URL: options.databaseUrl, SVC_DEMO: 'true', SVC_SIMULATED_PLATFORMS: 'on', SVC_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN, SVC_CURSOR_KEYS: secretKey(), SVC_WEBHOOK_KEYS: secretKey(), SVC_OAUTH_KEYS: secretKey() }
     : { DATABASE_URL: '', SVC_OPERATOR_TOKEN: '' };
-  const instance = await spawnServer({ SVC_DATA_DIR: options.dataDir, PORT: '0', HOST: '127.0.0.1', ...env, ...options.env }, DEMO_READY, () =>
+  const instance = await spawnServer({ SVC_DATA_DIR: options.dataDir, ...(await loopbackListener(Boolean(options.databaseUrl))), ...env, ...options.env }, DEMO_READY, () =>
     options.databaseUrl ? TEST_OPERATOR_TOKEN : readFileSync(join(options.dataDir, 'operator-token'), 'utf8').trim(),
   );
   return { ...instance, key: instance.match[3] };

@@ -10,6 +10,7 @@ const COMPLETE = {
   SVC_OAUTH_KEYS: KEY,
   FORUM_UPSTREAM_URL: 'https://forum.example',
   MICROBLOG_UPSTREAM_URL: 'https://microblog.example',
+  SVC_PUBLIC_URL: 'https://api.example.com',
 };
 
 describe('production configuration', () => {
@@ -19,7 +20,7 @@ describe('production configuration', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
-  it.each(['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS', 'FORUM_UPSTREAM_URL', 'MICROBLOG_UPSTREAM_URL'])(
+  it.each(['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS', 'SVC_PUBLIC_URL', 'FORUM_UPSTREAM_URL', 'MICROBLOG_UPSTREAM_URL'])(
     'refuses to start without %s, naming it',
     (variable) => {
       const env: Record<string, string> = { ...COMPLETE };
@@ -27,6 +28,18 @@ describe('production configuration', () => {
       expect(() => configFromEnv(env)).toThrow(new RegExp(variable));
     },
   );
+
+  it('takes the public URL (the OAuth issuer) as https, or as http only on a loopback host', () => {
+    expect(configFromEnv(COMPLETE).publicUrl).toBe('https://api.example.com');
+    for (const local of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+      expect(configFromEnv({ ...COMPLETE, SVC_PUBLIC_URL: local }).publicUrl).toBe(local);
+    }
+    for (const remote of ['http://api.example.com', 'http://10.0.0.5:8080', 'http://0.0.0.0:8080', 'http://127.0.0.1.example.com']) {
+      expect(() => configFromEnv({ ...COMPLETE, SVC_PUBLIC_URL: remote })).toThrow(/SVC_PUBLIC_URL must be https in production/);
+    }
+    // The embedded default is a demo on this machine: plain http anywhere, and none at all.
+    expect(configFromEnv({ SVC_PUBLIC_URL: 'http://demo.example:8080' }).publicUrl).toBe('http://demo.example:8080');
+  });
 
   it('is production with NODE_ENV=production too, even on the embedded database', () => {
     expect(() => configFromEnv({ NODE_ENV: 'production' })).toThrow(/SVC_OPERATOR_TOKEN/);
