@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   insufficient_scope: { status: 403, retryable: false, message: 'The API key lacks a required scope.' },
   not_found: { status: 404, retryable: false, message: 'No such resource, or it is not public.' },
   method_not_allowed: { status: 405, retryable: false, message: 'The method is not allowed on this path.' },
+  request_timeout: { status: 408, retryable: true, message: 'The request was not received in time; nothing ran.' },
   conflict: { status: 409, retryable: false, message: 'The request conflicts with the current state.' },
   payload_too_large: { status: 413, retryable: false, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, retryable: false, message: 'Request bodies must be application/json.' },

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dashboard } from '../dashboard/dashboard.ts';
 import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
@@ -18,6 +19,46 @@ import { requestIdFrom } from './request-id.ts';
 import { requestTarget } from './request-target.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * How long a client may take to send its request (docs/api-conventions.md "Requests"). Only receiving the request
+ * is bounded: a long answer (an MCP subscription stream) is not.
+ */
+export const LISTENER_TIMEOUTS = {
+  /** The request line and headers. */
+  headersTimeout: 10_000,
+  /** The whole request, body included: a full 1 MiB body at about 18 KB/s. */
+  requestTimeout: 60_000,
+  /** An idle kept-alive connection: above the 60 s idle timeout of common load balancers, so they close it first. */
+  keepAliveTimeout: 65_000,
+  /** How often node checks the two bounds above; its default (30 s) would let a 10 s bound run to 40 s. */
+  connectionsCheckingInterval: 1_000,
+} satisfies ServerOptions;
+
+export type ListenerTimeouts = typeof LISTENER_TIMEOUTS;
+
+/**
+ * node's answer to a client that broke HTTP or ran out of time. A timeout gets the service's own envelope (the
+ * GraphQL one on /graphql) while no byte of an answer has been written; anything else gets the bare answer node
+ * itself would write. The socket is closed either way.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) return void socket.destroy(error);
+  if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
+    return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
+  }
+  const requestId = requestIdFrom(inFlight?.req?.headers['x-request-id']);
+  const graphql = inFlight?.req !== undefined && requestTarget(inFlight.req.url).pathname === '/graphql';
+  const body = JSON.stringify((graphql ? graphqlErrorResponse('request_timeout') : errorEnvelope(requestId, 'request_timeout')).body);
+  socket.end(
+    `HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    // Closed once written: the client may still be trickling, and nothing it sends now is read.
+    () => socket.destroy(),
+  );
+}
 
 /** Request media types yoga parses; anything else is refused before it reaches yoga. */
 const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
@@ -140,7 +181,7 @@ async function sendWeb(res: ServerResponse, response: Response, headers: () => P
 }
 
 /** The public HTTP listener: /graphql, /v1/*, /mcp, /dashboard, /openapi.json, /health, /ready, and MCP sign-in (OAuth). */
-export function createHttpServer(routes: HttpRoutes): Server {
+export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts = LISTENER_TIMEOUTS): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, seen: { ctx?: RequestContext }): Promise<void> => {
     const { pathname: path, search } = requestTarget(req.url);
     const oauth = OAUTH_PATH.test(path) ? routes.oauth() : undefined;
@@ -198,24 +239,27 @@ export function createHttpServer(routes: HttpRoutes): Server {
     send(res, requestId, response, await creditHeaders(ctx));
   };
 
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const server = createServer(timeouts, (req, res) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     const started = performance.now();
     const seen: { ctx?: RequestContext } = {};
     // The access line is built only when it is written (LOG_LEVEL info or finer).
     if (logger.isLevelEnabled('info')) res.once('finish', () => logAccess(req, res, requestId, started, seen.ctx));
     handle(req, res, requestId, seen).catch((error: unknown) => {
+      // A client gone, or timed out, before its whole request arrived: nothing to answer, and nothing failed here.
+      if (!req.complete && req.socket.destroyed) return void logger.info({ requestId, reason: (error as Error).message }, 'request abandoned before it arrived');
       logger.error({ err: error, requestId }, 'request failed');
       if (!res.headersSent) send(res, requestId, errorEnvelope(requestId, 'internal_error'));
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
   return server;
 }
 
 /** The operator API's own listener (loopback by default): nothing else is served there, and it is never public. */
 export function createOperatorServer(operator: (req: IncomingMessage, body: string, requestId: string) => Promise<EnvelopeResponse>): Server {
-  return createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const server = createServer(LISTENER_TIMEOUTS, (req, res) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     const started = performance.now();
     res.once('finish', () => logAccess(req, res, requestId, started, undefined));
@@ -229,4 +273,6 @@ export function createOperatorServer(operator: (req: IncomingMessage, body: stri
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
+  return server;
 }
