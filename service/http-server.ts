@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { isJsonPost, type GraphQLAnswer, type JsonPost } from '../schema/pipeline/graphql-json-post.ts';
 import { readBody } from '../core/read-body.ts';
+import { PREFLIGHT, type CorsPolicy } from './cors.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
 import { requestTarget } from './request-target.ts';
@@ -75,6 +76,7 @@ export interface HttpRoutes {
   now: () => Date;
   /** MCP sign-in's paths; ready once the listener knows its public URL. */
   oauth: () => OAuthRoutes | undefined;
+  cors: CorsPolicy;
 }
 
 const OAUTH_PATH = /^\/(\.well-known|oauth)\//;
@@ -186,6 +188,16 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
     const { pathname: path, search } = requestTarget(req.url);
     const oauth = OAUTH_PATH.test(path) ? routes.oauth() : undefined;
     if (oauth && (await oauth(req, res))) return;
+    // Only a browser sends Origin: other clients' requests never pay for the headers below.
+    const cors = req.headers.origin === undefined ? undefined : routes.cors(path, req.headers.origin);
+    if (cors) {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        res.writeHead(204, { ...cors, ...PREFLIGHT, 'content-length': '0', 'x-request-id': requestId });
+        return void res.end();
+      }
+      // Kept by every head written below (node merges them into writeHead's own).
+      for (const name in cors) res.setHeader(name, cors[name]!);
+    }
     if (path === '/graphql') {
       if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
         return send(res, requestId, graphqlErrorResponse('payload_too_large'), await creditHeaders(newContext(routes, req, 'graphql', requestId, seen)));

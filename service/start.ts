@@ -60,6 +60,7 @@ import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
+import { createCorsPolicy } from './cors.ts';
 import { billingOperatorRoutes } from '../operator-bridge/billing-routes.ts';
 import { createOperatorApi, identityOperatorRoutes } from '../operator-bridge/operator-api.ts';
 import { startPlatforms, type Platforms } from './platforms.ts';
@@ -267,6 +268,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       dashboard: createDashboard({ people, identity, credits: leasedCredits, usage, monitors, webhooks, clock: now }),
       now,
       oauth: () => oauthRoutes,
+      cors: createCorsPolicy(config.mcpAllowedOrigins),
     });
     const operatorServer = createOperatorServer(
       createOperatorApi(

@@ -10,7 +10,7 @@ export interface GraphQLAnswer {
   body: string;
 }
 
-/** The common request: `POST /graphql`, a JSON body read whole, no `Origin` (so no CORS headers to add). */
+/** The common request: `POST /graphql`, a JSON body read whole, no `Origin`. */
 export interface JsonPost {
   body: string;
   headers: IncomingHttpHeaders;
@@ -18,8 +18,8 @@ export interface JsonPost {
 
 /**
  * `POST /graphql` with a JSON body (yoga's own test of the content type), no query string and no `Origin`: the
- * request clients send, answered without Fetch conversions. A browser's request carries `Origin` and gets yoga's
- * CORS headers; anything else yoga serves whole.
+ * request clients send, answered without Fetch conversions. A browser's request (with `Origin`), and anything
+ * else, yoga serves whole; the listener adds the CORS headers either way.
  */
 export function isJsonPost(req: { method?: string; url?: string; headers: IncomingHttpHeaders }): boolean {
   const type = req.headers['content-type']?.split(',')[0];

@@ -26,6 +26,8 @@ export function createGraphQLServer() {
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'Conversation Data Service' },
     landingPage: false,
+    // The listener applies the service's one CORS policy (service/cors.ts); yoga's own echoes any origin with credentials.
+    cors: false,
     // The HTTP listener enforces the body limit: a declared Content-Length is checked before yoga sees the
     // request, and a body without one is read by the listener's bounded reader. Yoga's own limit would wrap
     // every body in a counting stream, which costs more than the rest of a small request.

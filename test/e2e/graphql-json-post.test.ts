@@ -3,7 +3,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 /**
  * The listener answers the common GraphQL request (POST, JSON, no `Origin`) without yoga's Fetch layer. The same
- * request with an `Origin` goes through yoga whole; apart from yoga's CORS headers both must answer the same status,
+ * request with an `Origin` goes through yoga whole; apart from the CORS headers both must answer the same status,
  * headers and bytes. Every billed request is sent once per path from two fresh workspaces, so balances match too.
  */
 let svc: TestService;
@@ -22,7 +22,7 @@ interface Answer {
   body: string;
 }
 
-/** Headers only yoga's CORS handling adds (the request carried `Origin`), or that name the moment of sending. */
+/** Headers only the CORS policy adds (the request carried `Origin`), or that name the moment of sending. */
 const PATH_HEADERS = /^(access-control-|vary$|date$)/;
 
 let sent = 0;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCorsPolicy } from '../../service/cors.ts';
 import { createHttpServer, type HttpRoutes } from '../../service/http-server.ts';
 
 /**
@@ -36,6 +37,7 @@ beforeAll(async () => {
     },
     now: () => new Date('2026-03-04T05:06:07.000Z'),
     oauth: () => undefined,
+    cors: createCorsPolicy(new Set()),
   } as unknown as HttpRoutes;
   server = createHttpServer(routes);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
