@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../adapters/db/connection-error.ts';
 import { authenticate } from './authenticate.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
 import type { RequestContext } from '../../core/request-context.ts';
@@ -10,12 +11,16 @@ export function setCreditHeaders(ctx: RequestContext, charged: number, remaining
 }
 
 /**
- * What is left, for a call refused before any credit moved: a rate-limit refusal reports the balance this instance
- * last learned for the account (no database round trip, docs/hot-path.md); anything else asks the billing gate.
+ * What is left, for a call of a known key refused before any credit moved. A rate-limit refusal reports the balance
+ * this instance last learned for the account (no database round trip, docs/hot-path.md); so does a refusal because
+ * the database is unreachable (503 not_ready), which only that balance can answer, and which must not wait on the
+ * database again for a header; anything else asks the billing gate.
  */
 export async function remainingAfterRefusal(ctx: RequestContext, error: unknown): Promise<number | undefined> {
   if (!ctx.principal) return undefined;
-  const known = error instanceof ServiceError && error.extensions.code === 'rate_limited' ? ctx.deps.billing.lastKnownRemaining(ctx.principal) : undefined;
+  const code = error instanceof ServiceError ? error.extensions.code : undefined;
+  if (code === 'not_ready' || isDatabaseUnavailable(error)) return ctx.deps.billing.lastKnownRemaining(ctx.principal);
+  const known = code === 'rate_limited' ? ctx.deps.billing.lastKnownRemaining(ctx.principal) : undefined;
   return known ?? (await ctx.deps.billing.remaining(ctx.principal).catch(() => undefined));
 }
 
