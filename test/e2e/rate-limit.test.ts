@@ -42,6 +42,27 @@ describe('rate limits', () => {
     expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
   });
 
+  it('a request refused after authentication spends its weight; one refused before it (no account known) does not', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    // Not counted: an unknown body member is refused before the key is looked at.
+    for (let i = 0; i < CEILING; i++) {
+      const unread = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'x', bogus: 1 } });
+      expect(unread.status).toBe(400);
+    }
+    // Counted: a bound refused (search weighs 2, twice) and a GraphQL query over the 5,000-credit ceiling (2).
+    for (let i = 0; i < 2; i++) {
+      const outOfBounds = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'x', limit: 1000 } });
+      expect(outOfBounds.status).toBe(400);
+      expect(charged(outOfBounds)).toBe(0);
+    }
+    const costly = await svc.graphql('{ found: microblogPostSearch(query: "api", limit: 100) { items { authorProfile { followers { items { id } } } } } }', undefined, key);
+    expect(costly.body.errors[0].extensions.code).toBe('query_too_costly');
+    for (let i = 0; i < 4; i++) expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    const refused = await svc.request('GET', '/v1/whoami', { key });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+  });
+
   it('a billed call refused by the rate limit costs nothing', async () => {
     const { key } = await fundedWorkspace(svc, 100);
     for (let i = 0; i < 5; i++) await svc.request('POST', '/v1/forum/search', { key, body: { query: 'nothing-matches-qzxv' } });
