@@ -14,7 +14,10 @@ import { spawnService, spawnUntil, type BenchService, type Spawned } from './pro
  * drift between minutes falls on both alike. Per round: each service's CPU per call from /proc, its platform's, and
  * after ÷ before. DATABASE_URL names a PostgreSQL server (a fresh database per service, dropped afterwards); without
  * it both run on the embedded default. BENCH_ROUNDS (default 8), BENCH_SECONDS per round (default 3),
- * BENCH_CONNECTIONS per service (default 10). Run it under `flock /tmp/bench.lock` like `npm run bench`.
+ * BENCH_CONNECTIONS per service (default 10). BENCH_PATH another GET of the catalogue (e.g. a
+ * post's comments). BENCH_AFTER_FIRST=1 starts this checkout's service first: the process
+ * started second of a pair can run cheaper whatever its code, so a change is measured in both orders. Run it under
+ * `flock /tmp/bench.lock` like `npm run bench`.
  */
 const beforeRoot = process.env.BENCH_BEFORE_ROOT;
 if (!beforeRoot) throw new Error('BENCH_BEFORE_ROOT: the checkout to compare against (e.g. a git worktree of main)');
@@ -22,8 +25,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const billed = process.env.BENCH_BILLING !== 'off';
+const afterFirst = process.env.BENCH_AFTER_FIRST === '1';
 const serverUrl = process.env.DATABASE_URL || undefined;
-const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
+const postPath = process.env.BENCH_PATH ?? `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
 
 interface Side {
@@ -83,10 +87,11 @@ const median = (values: number[]) => {
 let before: Side | undefined;
 let after: Side | undefined;
 try {
+  if (afterFirst) after = await start('after', undefined);
   before = await start('before', beforeRoot);
-  after = await start('after', undefined);
+  after ??= await start('after', undefined);
   const sides = [before, after];
-  console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout; ${rounds} rounds of ${seconds} s, ${connections} connections each`);
+  console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout (started ${afterFirst ? 'first' : 'second'}); ${rounds} rounds of ${seconds} s, ${connections} connections each`);
   await round(sides, 3);
   const ratios: number[] = [];
   const simRatios: number[] = [];
