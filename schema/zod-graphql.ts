@@ -1,3 +1,4 @@
+import { defaultFieldResolver } from 'graphql';
 import { z } from 'zod';
 import type { ObjectRef } from '@pothos/core';
 import { builder, type BuilderTypes } from './builder.ts';
@@ -76,7 +77,9 @@ export function objectTypeFromZod<T = unknown>(
               type: output.type as never,
               nullable: nullable as never,
               description: field.description ?? fieldName,
-              resolve: (parent) => (parent as Record<string, unknown>)[fieldName] as never,
+              // graphql's own property read, which Pothos builds as no resolver at all: graphql-jit then reads the
+              // property inline instead of calling a resolver with its own resolve info for every field of every item.
+              resolve: defaultFieldResolver as never,
             }),
           ];
         }),
