@@ -1,4 +1,4 @@
-import { getArgumentValues, getOperationAST, GraphQLError, type ExecutionResult, type FieldNode, type GraphQLSchema } from 'graphql';
+import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
 import { priceOf } from '../catalogue/operation.ts';
@@ -42,6 +42,18 @@ function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { 
 }
 
 /**
+ * The variables as execution will see them (the operation's defaults applied, values coerced), so that a default
+ * cannot get around the scope check, the worst case, the ceiling or argument validation. REST and MCP execute the
+ * catalogue's own documents, which declare no defaults (test/unit/catalogue-documents.test.ts), with values their
+ * bridge already validated: their variables are read as sent. Variables that do not coerce are left as sent too:
+ * execution refuses them (400, nothing charged).
+ */
+function variablesOf(ctx: RequestContext, schema: GraphQLSchema, operation: OperationDefinitionNode, sent: Record<string, unknown>): Record<string, unknown> {
+  if (ctx.surface !== 'graphql' || !operation.variableDefinitions?.length) return sent;
+  return getVariableValues(schema, operation.variableDefinitions, sent).coerced ?? sent;
+}
+
+/**
  * `maxCredits` and `dryRun` as sent: headers on every surface, MCP tool arguments (the bridge puts them on the
  * context), or the GraphQL request's `extensions`, which win over the headers.
  */
@@ -80,7 +92,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
       const ctx = args.contextValue as unknown as RequestContext;
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation || operation.operation === 'subscription') return;
-      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const variables = variablesOf(ctx, args.schema, operation, (args.variableValues ?? {}) as Record<string, unknown>);
       const fields: PlannedField[] = [];
       for (const root of rootFieldsOf(operation, args.document, variables)) {
         const op = byField(operation.operation, root.fieldName);

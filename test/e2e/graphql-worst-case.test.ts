@@ -4,7 +4,7 @@ import { WORST_CASE_CEILING_CREDITS } from '../../schema/catalogue/worst-case.ts
 import { charged } from '../support/assertions.ts';
 import { usageOf } from '../support/billing.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { forumOf } from './forum-e2e-support.ts';
+import { forumOf, postIds } from './forum-e2e-support.ts';
 import { microblogOf } from './microblog-e2e-support.ts';
 
 let svc: TestService;
@@ -79,5 +79,63 @@ describe('identical upstream fetches run once per request', () => {
     // One community read and one search, though each appears twice.
     expect(forumOf(svc).client.stats.requests - upstream).toBe(2);
     expect(charged(res)).toBe(2 * (1 + 1 + 3 * found));
+  });
+});
+
+describe("the policy reads variables with the operation's defaults applied", () => {
+  const FOLLOWERS = (limit: string) => `found: microblogPostSearch(query: "api", limit: ${limit}) { items { authorProfile { followers { items { id } } } } }`;
+  const dryRun = (query: string, variables: Record<string, unknown> = {}) =>
+    svc.request('POST', '/graphql', { key, body: { query, variables }, headers: { 'x-dry-run': 'true' } });
+
+  it('a limit given by a variable default is priced as the same limit written inline: refused above the ceiling', async () => {
+    const inline = await svc.graphql(`{ ${FOLLOWERS('100')} }`, {}, key);
+    const upstream = requests();
+    const res = await svc.graphql(`query Q($l: Int = 100) { ${FOLLOWERS('$l')} }`, {}, key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('query_too_costly');
+    expect(res.body.errors[0].extensions.details).toEqual(inline.body.errors[0].extensions.details);
+    expect(res.body.extensions.credits).toMatchObject({ charged: 0, worstCase: 10_301 });
+    expect(charged(res)).toBe(0);
+    expect(requests()).toBe(upstream);
+  });
+
+  it("the reviewer's two defaults of 100 give the inline worst case", async () => {
+    const walk = (l: string, m: string) => `found: microblogPostSearch(query: "api", limit: ${l}) { items { authorProfile { posts(limit: ${m}) { items { authorProfile { about { id } } } } } } }`;
+    const inline = await svc.graphql(`{ ${walk('100', '100')} }`, {}, key);
+    const res = await svc.graphql(`query Q($l: Int = 100, $m: Int = 100) { ${walk('$l', '$m')} }`, {}, key);
+    expect(inline.body.errors[0].extensions.code).toBe('query_too_costly');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('query_too_costly');
+    expect(res.body.extensions.credits.worstCase).toBe(inline.body.extensions.credits.worstCase);
+    expect(charged(res)).toBe(0);
+  });
+
+  it('a dry run reports the worst case of the defaults', async () => {
+    const inline = await dryRun(`{ ${FOLLOWERS('10')} }`);
+    const res = await dryRun(`query Q($l: Int = 10) { ${FOLLOWERS('$l')} }`);
+    expect(res.status).toBe(200);
+    expect(res.body.extensions.estimate.worstCaseCredits).toBe(1 + 10 + 10 * 2 + 10 * 100);
+    expect(res.body.extensions.estimate).toEqual(inline.body.extensions.estimate);
+  });
+
+  it('a lookup list given by a default is priced as the same list sent in variables', async () => {
+    const query = (declared: string) => `query Q($p: [String!]${declared}) { lookupForum(posts: $p) { posts { comments(limit: 100) { items { id } } } } }`;
+    const ids = postIds(4);
+    const sent = await dryRun(query(''), { p: ids });
+    const res = await dryRun(query(` = ${JSON.stringify(ids)}`));
+    expect(sent.body.extensions.estimate.worstCaseCredits).toBeGreaterThan(4 * 100);
+    expect(res.body.extensions.estimate).toEqual(sent.body.extensions.estimate);
+  });
+
+  it('a root field that @include leaves out by a defaulted variable is neither scope-checked nor priced', async () => {
+    const { key: forumOnly } = await svc.newKey({ scopes: ['read:forum'] });
+    const res = await svc.graphql('query Q($v: Boolean = false) { microblogUser(user: "alice") @include(if: $v) { id } forumPost(id: "1a00005") { id } }', {}, forumOnly);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ forumPost: { id: '1a00005' } });
+    const skipped = await svc.graphql('query Q($v: Boolean = true) { found: microblogPostSearch(query: "api", limit: 100) @skip(if: $v) { items { authorProfile { followers { items { id } } } } } }', {}, key);
+    expect(skipped.status).toBe(200);
+    expect(skipped.body.data).toEqual({});
+    expect(charged(skipped)).toBe(0);
   });
 });

@@ -28,6 +28,12 @@ describe('the documents the bridges execute', () => {
     expect(validate(schema, parse(withFragments(op.graphql.document)))).toEqual([]);
   });
 
+  // The policy reads REST and MCP variables as sent, without applying defaults (use-operation-policy.ts variablesOf).
+  it.each(OPERATIONS.map((op) => [op.operationId, op] as const))('%s declares no variable default', (_id, op) => {
+    const { operation } = rootOf(op.graphql.document);
+    expect((operation.variableDefinitions ?? []).filter((v) => v.defaultValue).map((v) => v.variable.name.value)).toEqual([]);
+  });
+
   it('fails a document that leaves an input out (the check can fail)', () => {
     const op = OPERATIONS.find((candidate) => candidate.operationId === 'searchForumPosts')!;
     const { operation } = rootOf(op.graphql.document.replace(', $cursor: String', '').replace(', cursor: $cursor', ''));
