@@ -68,8 +68,8 @@ const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
 const YOGA_STATUS_CODES: Record<number, ErrorCode> = { 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
 
 /**
- * A GraphQL error about the request itself (parse, validation, variable coercion, or yoga's own HTTP checks):
- * 400 naming the variable where there is one, or yoga's 405/413/415 with its headers (`Allow`).
+ * A GraphQL error about the request itself (parse, document limits, validation, variable coercion, or yoga's own
+ * HTTP checks): 400 naming the variable or the limit where there is one, or yoga's 405/413/415 with its headers (`Allow`).
  */
 function requestError(error: GraphQLError): GraphQLError {
   // graphql-jit's own request errors come without an extensions object.
@@ -77,6 +77,8 @@ function requestError(error: GraphQLError): GraphQLError {
   const code = (http?.status && YOGA_STATUS_CODES[http.status]) || (/invalid JSON/i.test(error.message) ? 'invalid_json' : 'invalid_request');
   const entry = ERROR_CATALOGUE[code];
   const variable = VARIABLE_ERROR.exec(error.message)?.[1];
+  // The pipeline's own request errors (document limits) say what they name.
+  const details = variable ? { field: variable } : (error.extensions as { details?: Record<string, unknown> } | undefined)?.details;
   // A missing required member in the API's own words, not GraphQL's (`Variable "$query" of required type "String!"…`).
   const message = variable && /was not provided/.test(error.message) ? `'${variable}' is required.` : error.message;
   return new GraphQLError(message, {
@@ -85,7 +87,7 @@ function requestError(error: GraphQLError): GraphQLError {
       code,
       retryable: entry.retryable,
       http: { status: entry.status, ...(http?.headers ? { headers: http.headers } : {}) },
-      ...(variable ? { details: { field: variable } } : {}),
+      ...(details ? { details } : {}),
     },
   });
 }

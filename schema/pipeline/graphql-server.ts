@@ -2,6 +2,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import { operationByField } from '../catalogue/index.ts';
+import { useDocumentLimits } from './document-limits.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
 import { useOperationPolicy } from './use-operation-policy.ts';
@@ -40,6 +41,7 @@ export function createGraphQLServer() {
       // Compiled execution, inside the envelop chain so the policy plugin still wraps every execution; the
       // compiled form of each distinct document is cached (the bridges' catalogue documents compile once).
       useGraphQlJit(),
+      useDocumentLimits(),
       useOperationPolicy(operationByField),
       useCatalogueValidationErrors(),
       useValidationCache(),

@@ -1,0 +1,63 @@
+import { getIntrospectionQuery, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DOCUMENT_LIMITS, exceededLimit, parseWithinLimits } from '../../schema/pipeline/document-limits.ts';
+import { toCatalogueError } from '../../schema/pipeline/error-mapping.ts';
+
+const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: health { status }`).join(' ')} }`;
+const nested = (levels: number) => `${'{ a '.repeat(levels - 1)}{ b }${' }'.repeat(levels - 1)}`;
+
+/** The refusal as the client gets it, mapped as every request error is. */
+function refusalOf(query: string): unknown {
+  try {
+    parseWithinLimits(query);
+  } catch (error) {
+    return toCatalogueError(error).extensions;
+  }
+  return undefined;
+}
+
+describe('GraphQL document limits', () => {
+  it('aliases: at the limit passes, one more is refused', () => {
+    expect(exceededLimit(parse(aliased(DOCUMENT_LIMITS.aliases)))).toBeUndefined();
+    expect(exceededLimit(parse(aliased(DOCUMENT_LIMITS.aliases + 1)))).toBe('aliases');
+  });
+
+  it('depth: at the limit passes, one more level is refused, through fragments too', () => {
+    expect(exceededLimit(parse(nested(DOCUMENT_LIMITS.depth)))).toBeUndefined();
+    expect(exceededLimit(parse(nested(DOCUMENT_LIMITS.depth + 1)))).toBe('depth');
+    const half = DOCUMENT_LIMITS.depth / 2;
+    expect(exceededLimit(parse(`{ a { ...F } } fragment F on T ${nested(half)}`))).toBeUndefined();
+    expect(exceededLimit(parse(`{ a { x { ...F } } } fragment F on T ${nested(DOCUMENT_LIMITS.depth - 1)}`))).toBe('depth');
+  });
+
+  it('selections count a fragment at every spread: 2^12 fields from 12 small fragments are refused', () => {
+    const fragments = Array.from({ length: 12 }, (_, i) => `fragment F${i} on T { a { ...F${i + 1} } b { ...F${i + 1} } }`).join(' ');
+    const document = parse(`{ ...F0 } ${fragments} fragment F12 on T { c }`);
+    expect(exceededLimit(document)).toBe('selections');
+  });
+
+  it('a fragment cycle is not followed (validation refuses it later)', () => {
+    expect(exceededLimit(parse('{ ...A } fragment A on T { a ...B } fragment B on T { b ...A }'))).toBeUndefined();
+  });
+
+  it('directives', () => {
+    const many = (n: number) => `{ health ${'@include(if: true) '.repeat(n)}{ status } }`;
+    expect(exceededLimit(parse(many(DOCUMENT_LIMITS.directives)))).toBeUndefined();
+    expect(exceededLimit(parse(many(DOCUMENT_LIMITS.directives + 1)))).toBe('directives');
+  });
+
+  it('tokens: parsing stops past the limit and the refusal names it (a graphql-js message change fails here)', () => {
+    const query = `{ health { ${'status '.repeat(DOCUMENT_LIMITS.tokens)}} }`;
+    expect(refusalOf(query)).toMatchObject({ code: 'invalid_request', http: { status: 400 }, details: { field: 'query', limit: 'tokens', maximum: DOCUMENT_LIMITS.tokens } });
+  });
+
+  it("GraphiQL's introspection query is within every limit", () => {
+    expect(exceededLimit(parseWithinLimits(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true })))).toBeUndefined();
+  });
+
+  it('a refusal names the limit; a document within every limit parses; a syntax error stays a syntax error', () => {
+    expect(refusalOf(aliased(DOCUMENT_LIMITS.aliases + 1))).toMatchObject({ code: 'invalid_request', details: { field: 'query', limit: 'aliases', maximum: DOCUMENT_LIMITS.aliases } });
+    expect(parseWithinLimits(aliased(3)).definitions).toHaveLength(1);
+    expect(() => parseWithinLimits('{ health { ')).toThrow(/Syntax Error/);
+  });
+});
