@@ -24,13 +24,16 @@ function issueFields(issue: ValidationIssue): { field: string; message: string }
   return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, message: 'unknown member' }));
 }
 
-/** Turns a zod (standard schema) failure into the catalogue's 400 whose `details` names each field. */
-export function validationFailure(issues: readonly ValidationIssue[]): ServiceError {
+/**
+ * Turns a zod (standard schema) failure into the catalogue's 400 whose `details` names each field; `at` is the
+ * response path of a walked edge whose arguments failed (`details.path`).
+ */
+export function validationFailure(issues: readonly ValidationIssue[], at?: string): ServiceError {
   const fields = issues.flatMap(issueFields);
   const first = fields[0];
   return new ServiceError('invalid_request', {
-    message: first ? `Invalid value for '${first.field}': ${first.message}` : 'The request failed validation.',
-    details: { field: first?.field ?? null, issues: fields },
+    message: first ? `Invalid value for '${first.field}'${at ? ` at '${at}'` : ''}: ${first.message}` : 'The request failed validation.',
+    details: { field: first?.field ?? null, ...(at ? { path: at } : {}), issues: fields },
   });
 }
 

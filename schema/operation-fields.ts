@@ -14,6 +14,9 @@ import { unwrap } from './zod-shape.ts';
  */
 const argumentSchemas = new WeakMap<z.ZodObject, z.ZodType>();
 
+/** The field extension a walk edge keeps its argument schema in, so the pipeline can check it before execution. */
+export const ARGUMENT_SCHEMA = 'argumentSchema';
+
 /** The schema an operation's GraphQL arguments are validated with, built once per operation. */
 export function argumentSchemaOf(input: z.ZodObject): z.ZodType {
   let schema = argumentSchemas.get(input);

@@ -5,7 +5,7 @@ import type { RequestContext } from '../core/request-context.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 import type { BillingUnit, OperationSpec, UnitSource } from './catalogue/operation.ts';
 import { edgeCost, edgePriceText, FIELD_COST } from './catalogue/worst-case.ts';
-import { argumentSchemaOf, meterReturned } from './operation-fields.ts';
+import { ARGUMENT_SCHEMA, argumentSchemaOf, meterReturned } from './operation-fields.ts';
 import { argsFromZod, outputTypeOf } from './zod-graphql.ts';
 
 export interface EdgeSpec<Parent> {
@@ -39,7 +39,7 @@ export function walkEdge<Parent>(parent: ObjectRef<BuilderTypes, Parent>, name: 
       type: type as never,
       nullable: true as never,
       description: `${spec.description} ${edgePriceText(op, spec.returns?.asked)}`,
-      extensions: { [FIELD_COST]: edgeCost(op, spec.returns?.asked) },
+      extensions: { [FIELD_COST]: edgeCost(op, spec.returns?.asked), ...(Object.keys(args).length ? { [ARGUMENT_SCHEMA]: argumentSchemaOf(input) } : {}) },
       args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(input) as never) : {}) as never,
       resolve: async (source, edgeArgs, ctx, info) => {
         const payload = await spec.resolve(source as Parent, edgeArgs as Record<string, unknown>, ctx, info);

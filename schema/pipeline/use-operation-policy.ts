@@ -1,4 +1,4 @@
-import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
 import { priceOf } from '../catalogue/operation.ts';
@@ -9,9 +9,10 @@ import { authenticate } from './authenticate.ts';
 import { remainingAfterRefusal, setCreditHeaders } from './credit-headers.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
-import { refuseAboveCeiling, worstCaseCredits, type WorstCase } from './worst-case-credits.ts';
+import { pricedFieldsOf, refuseAboveCeiling, worstCaseCredits, type WorstCase } from './worst-case-credits.ts';
 import { validationFailure } from '../builder.ts';
-import { argumentSchemaOf } from '../operation-fields.ts';
+import { ARGUMENT_SCHEMA, argumentSchemaOf } from '../operation-fields.ts';
+import type { z } from 'zod';
 import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
 import { checkCallOptions, type CallOptions, type SentCallOptions } from '../../core/call-options.ts';
@@ -39,6 +40,28 @@ function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { 
   if (!coerced) return;
   const parsed = argumentSchemaOf(op.input).safeParse(coerced);
   if (!parsed.success) throw validationFailure(parsed.error.issues);
+}
+
+/**
+ * The arguments of every walked edge, checked as a root field's are, so a bad `limit` below the root is a 400 before
+ * anything runs rather than a null edge in a charged answer. Only /graphql documents walk edges: the catalogue's
+ * documents that REST and MCP run select none.
+ */
+function validateEdgeArguments(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined): void {
+  for (const { path, field, node } of pricedFieldsOf(schema, document, variables, operationName)) {
+    const argumentSchema = field.extensions[ARGUMENT_SCHEMA] as z.ZodType | undefined;
+    // Root fields (a path without a dot) were checked against their operation.
+    if (!argumentSchema || !path.includes('.')) continue;
+    let coerced: Record<string, unknown>;
+    try {
+      coerced = getArgumentValues(field, node, variables);
+    } catch {
+      // Arguments that do not coerce: execution reports them.
+      continue;
+    }
+    const parsed = argumentSchema.safeParse(coerced);
+    if (!parsed.success) throw validationFailure(parsed.error.issues, path);
+  }
 }
 
 /**
@@ -116,6 +139,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
           for (const field of fields) validateArguments(args.schema, kind, field, variables);
+          if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
           if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
             // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.
             const at = (limit: number) => worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits;

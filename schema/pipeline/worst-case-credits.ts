@@ -34,7 +34,7 @@ export interface WorstCase {
 }
 
 /** A priced field of a document, found once per document: where it is and which priced field it lies under. */
-interface PlannedField {
+export interface PlannedField {
   path: string;
   rootKey: string;
   field: GraphQLField<unknown, unknown>;
@@ -121,6 +121,11 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
     plans.set(document, byName);
   }
   return plan;
+}
+
+/** The priced fields of a document's operation (root fields and walked edges), ancestors before descendants. */
+export function pricedFieldsOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string | null): readonly PlannedField[] {
+  return planOf(schema, document, operationName, variables).fields;
 }
 
 function costOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): FieldCost {

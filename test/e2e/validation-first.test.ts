@@ -33,3 +33,34 @@ describe('a missing required member', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_request', message: "'query' is required.", details: { field: 'query' } });
   });
 });
+
+describe("a walked edge's arguments are checked before anything runs, as a root field's are", () => {
+  const LIST = '1500000000000000001';
+
+  it("the reviewer's members(limit: 1000): 400 naming the field and the path, charged nothing", async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const res = await svc.graphql(`{ microblogList(id: "${LIST}") { name members(limit: 1000) { items { id } } } }`, {}, key);
+    expect(res.status).toBe(400);
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'limit', path: 'microblogList.members' } });
+    expect(res.body.errors[0].message).toContain("'microblogList.members'");
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
+
+  it('through a variable and under an alias, the path is the response path', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const res = await svc.graphql(`query($l: Int) { list: microblogList(id: "${LIST}") { m: members(limit: $l) { items { id } } } }`, { l: -5 }, key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.details).toMatchObject({ field: 'limit', path: 'list.m' });
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
+
+  it('an edge within its bounds runs', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const res = await svc.graphql(`{ microblogList(id: "${LIST}") { members(limit: 2) { items { id } } } }`, {}, key);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.microblogList.members.items).toHaveLength(2);
+  });
+});
