@@ -7,7 +7,13 @@ import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resourc
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
 import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
 
-const VARIABLE_ERROR = /^Variable "\$([A-Za-z0-9_]+)"/;
+/** GraphQL's own request errors that name a member of the request, and the name they give it (`details.field`). */
+const NAMING_ERRORS = [
+  /^Variable "\$([A-Za-z0-9_]+)"/,
+  /^Field "[A-Za-z0-9_]+" argument "([A-Za-z0-9_]+)" of type "[^"]+" is required/,
+  /^Unknown argument "([A-Za-z0-9_]+)"/,
+  /^Cannot query field "([A-Za-z0-9_]+)"/,
+];
 
 /** Answers a platform sent that could not be read, since the process started: a format change shows here first. */
 let upstreamInvalidTotal = 0;
@@ -69,18 +75,19 @@ const YOGA_STATUS_CODES: Record<number, ErrorCode> = { 405: 'method_not_allowed'
 
 /**
  * A GraphQL error about the request itself (parse, document limits, validation, variable coercion, or yoga's own
- * HTTP checks): 400 naming the variable or the limit where there is one, or yoga's 405/413/415 with its headers (`Allow`).
+ * HTTP checks): 400 naming the variable, argument, field or limit where there is one, or yoga's 405/413/415 with
+ * its headers (`Allow`).
  */
 function requestError(error: GraphQLError): GraphQLError {
   // graphql-jit's own request errors come without an extensions object.
   const http = (error.extensions as { http?: { status?: number; headers?: Record<string, string> } } | undefined)?.http;
   const code = (http?.status && YOGA_STATUS_CODES[http.status]) || (/invalid JSON/i.test(error.message) ? 'invalid_json' : 'invalid_request');
   const entry = ERROR_CATALOGUE[code];
-  const variable = VARIABLE_ERROR.exec(error.message)?.[1];
+  const named = NAMING_ERRORS.map((pattern) => pattern.exec(error.message)?.[1]).find((name) => name !== undefined);
   // The pipeline's own request errors (document limits) say what they name.
-  const details = variable ? { field: variable } : (error.extensions as { details?: Record<string, unknown> } | undefined)?.details;
+  const details = named ? { field: named } : (error.extensions as { details?: Record<string, unknown> } | undefined)?.details;
   // A missing required member in the API's own words, not GraphQL's (`Variable "$query" of required type "String!"…`).
-  const message = variable && /was not provided/.test(error.message) ? `'${variable}' is required.` : error.message;
+  const message = named && /was not provided/.test(error.message) ? `'${named}' is required.` : error.message;
   return new GraphQLError(message, {
     nodes: error.nodes,
     extensions: {
@@ -94,7 +101,7 @@ function requestError(error: GraphQLError): GraphQLError {
 
 /**
  * Maps any error of an execution onto the closed catalogue. Domain errors pass through, upstream errors get
- * their status, GraphQL's own request errors become 400s naming the variable, and anything else is masked
+ * their status, GraphQL's own request errors become 400s naming the member at fault, and anything else is masked
  * as a 500 so internals never leak.
  */
 export function toCatalogueError(error: unknown): GraphQLError {

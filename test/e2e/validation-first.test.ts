@@ -64,3 +64,26 @@ describe("a walked edge's arguments are checked before anything runs, as a root 
     expect(res.body.data.microblogList.members.items).toHaveLength(2);
   });
 });
+
+describe('GraphQL document validation errors name the member at fault in details.field', () => {
+  const ask = (query: string, key: string, accept = 'application/graphql-response+json') => svc.request('POST', '/graphql', { key, body: { query }, headers: { accept } });
+
+  it("a missing required argument is named in the API's own words, on both Accept types", async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const strict = await ask('{ microblogUser { id } }', key);
+    expect(strict.status).toBe(400);
+    expect(strict.body.errors[0]).toMatchObject({ message: "'user' is required.", extensions: { code: 'invalid_request', details: { field: 'user' } } });
+    const plain = await ask('{ microblogUser { id } }', key, 'application/json');
+    expect(plain.body.errors[0].extensions.details).toEqual({ field: 'user' });
+    expect(plain.headers.get('x-credits-charged')).toBe('0');
+  });
+
+  it('an unknown argument and an unknown field are named', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social'] });
+    const argument = await ask('{ microblogUser(user: "alice", count: 3) { id } }', key);
+    expect(argument.status).toBe(400);
+    expect(argument.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'count' } });
+    const field = await ask('{ microblogUser(user: "alice") { idd } }', key);
+    expect(field.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'idd' } });
+  });
+});
