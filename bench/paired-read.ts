@@ -14,10 +14,14 @@ import { spawnService, spawnUntil, type BenchService, type Spawned } from './pro
  * drift between minutes falls on both alike. Per round: each service's CPU per call from /proc, its platform's, and
  * after ÷ before. DATABASE_URL names a PostgreSQL server (a fresh database per service, dropped afterwards); without
  * it both run on the embedded default. BENCH_ROUNDS (default 8), BENCH_SECONDS per round (default 3),
- * BENCH_CONNECTIONS per service (default 10). BENCH_PATH another GET of the catalogue (e.g. a
- * post's comments). BENCH_AFTER_FIRST=1 starts this checkout's service first: the process
- * started second of a pair can run cheaper whatever its code, so a change is measured in both orders. Run it under
- * `flock /tmp/bench.lock` like `npm run bench`.
+ * BENCH_CONNECTIONS per service (default 10). BENCH_PATH another GET of the catalogue (e.g. a post's comments). Run it
+ * under `flock /tmp/bench.lock` like `npm run bench`.
+ *
+ * BENCH_PAIRS (default 2) pairs of services are started afresh, which side starts first alternating: on PGlite the
+ * process started second uses 11–21 % less CPU per call whatever its code (bench/paired-free.ts), an offset that
+ * stays with it for all its rounds. The estimate is the geometric mean of the two orders' medians, in which the
+ * offset cancels. BENCH_AFTER_FIRST=1 starts this checkout's service first in the first pair (with BENCH_PAIRS=1:
+ * one order only). BENCH_BEFORE_BILLING=off runs the before side unbilled: what billing adds, measured paired.
  */
 const beforeRoot = process.env.BENCH_BEFORE_ROOT;
 if (!beforeRoot) throw new Error('BENCH_BEFORE_ROOT: the checkout to compare against (e.g. a git worktree of main)');
@@ -25,6 +29,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const billed = process.env.BENCH_BILLING !== 'off';
+const beforeBilled = (process.env.BENCH_BEFORE_BILLING ?? process.env.BENCH_BILLING) !== 'off';
+const pairs = Number(process.env.BENCH_PAIRS ?? 2);
 const afterFirst = process.env.BENCH_AFTER_FIRST === '1';
 const serverUrl = process.env.DATABASE_URL || undefined;
 const postPath = process.env.BENCH_PATH ?? `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
@@ -39,7 +45,7 @@ interface Side {
 
 const admin = (sql: string) => adminSql(serverUrl!, sql);
 
-async function start(name: Side['name'], root: string | undefined): Promise<Side> {
+async function start(name: Side['name'], root: string | undefined, isBilled: boolean): Promise<Side> {
   const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/, { cwd: root });
   let database: string | undefined;
   let databaseUrl: string | undefined;
@@ -50,9 +56,9 @@ async function start(name: Side['name'], root: string | undefined): Promise<Side
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
   }
-  const env = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]!, SVC_TIERS: UNLIMITED, ...(billed ? {} : { SVC_BILLING: 'off' }) };
+  const env = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]!, SVC_TIERS: UNLIMITED, ...(isBilled ? {} : { SVC_BILLING: 'off' }) };
   const service = await spawnService({ root, databaseUrl, env });
-  if (billed) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
+  if (isBilled) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
   const probe = await fetch(`${service.url}${postPath}`, { headers: { authorization: `Bearer ${service.key}` } });
   const text = await probe.text();
   if (probe.status !== 200) throw new Error(`${name}: ${postPath} answered ${probe.status}: ${text}`);
@@ -84,31 +90,42 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-let before: Side | undefined;
-let after: Side | undefined;
-try {
-  if (afterFirst) after = await start('after', undefined);
-  before = await start('before', beforeRoot);
-  after ??= await start('after', undefined);
-  const sides = [before, after];
-  console.log(`${billed ? 'billed' : 'unbilled'} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout (started ${afterFirst ? 'first' : 'second'}); ${rounds} rounds of ${seconds} s, ${connections} connections each`);
-  await round(sides, 3);
-  const ratios: number[] = [];
-  const simRatios: number[] = [];
-  const rates: number[] = [];
-  for (let i = 1; i <= rounds; i++) {
-    const [b, a] = await round(sides, seconds);
-    const fmt = (side: { result: LoadResult; cpu?: CpuUse }) =>
-      `${side.result.requestsPerSecond.toFixed(0)} req/s, ${side.cpu?.ownUsPerCall ?? '?'} µs/call (platform ${side.cpu?.upstreamUsPerCall ?? '?'})${side.result.non2xx + side.result.errors ? `, ${side.result.non2xx} non-2xx, ${side.result.errors} errors` : ''}`;
-    const ratio = (a!.cpu?.ownUsPerCall ?? Number.NaN) / (b!.cpu?.ownUsPerCall ?? Number.NaN);
-    ratios.push(ratio);
-    simRatios.push((a!.cpu?.upstreamUsPerCall ?? Number.NaN) / (b!.cpu?.upstreamUsPerCall ?? Number.NaN));
-    rates.push(a!.result.requestsPerSecond / b!.result.requestsPerSecond);
-    console.log(`round ${i}: before ${fmt(b!)} | after ${fmt(a!)} | after ÷ before CPU/call ${ratio.toFixed(3)}`);
+const range = (values: number[]) => `median ${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+const kind = (isBilled: boolean) => (isBilled ? 'billed' : 'unbilled');
+console.log(`before ${kind(beforeBilled)}, after ${kind(billed)} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout; ${pairs} pairs × ${rounds} rounds of ${seconds} s, ${connections} connections each`);
+const byOrder: Record<'before first' | 'after first', number[]> = { 'before first': [], 'after first': [] };
+const rates: number[] = [];
+const simRatios: number[] = [];
+for (let pair = 0; pair < pairs; pair++) {
+  const order = (pair + (afterFirst ? 1 : 0)) % 2 === 0 ? 'before first' : 'after first';
+  let before: Side | undefined;
+  let after: Side | undefined;
+  try {
+    if (order === 'before first') {
+      before = await start('before', beforeRoot, beforeBilled);
+      after = await start('after', undefined, billed);
+    } else {
+      after = await start('after', undefined, billed);
+      before = await start('before', beforeRoot, beforeBilled);
+    }
+    const sides = [before, after];
+    await round(sides, 3);
+    for (let i = 1; i <= rounds; i++) {
+      const [b, a] = await round(sides, seconds);
+      const fmt = (side: { result: LoadResult; cpu?: CpuUse }) =>
+        `${side.result.requestsPerSecond.toFixed(0)} req/s, ${side.cpu?.ownUsPerCall ?? '?'} µs/call (platform ${side.cpu?.upstreamUsPerCall ?? '?'})${side.result.non2xx + side.result.errors ? `, ${side.result.non2xx} non-2xx, ${side.result.errors} errors` : ''}`;
+      const ratio = (a!.cpu?.ownUsPerCall ?? Number.NaN) / (b!.cpu?.ownUsPerCall ?? Number.NaN);
+      byOrder[order].push(ratio);
+      simRatios.push((a!.cpu?.upstreamUsPerCall ?? Number.NaN) / (b!.cpu?.upstreamUsPerCall ?? Number.NaN));
+      rates.push(a!.result.requestsPerSecond / b!.result.requestsPerSecond);
+      console.log(`pair ${pair + 1} (${order}) round ${i}: before ${fmt(b!)} | after ${fmt(a!)} | after ÷ before CPU/call ${ratio.toFixed(3)}, load ${loadavg()[0]!.toFixed(1)}`);
+    }
+  } finally {
+    await stop(after);
+    await stop(before);
   }
-  const range = (values: number[]) => `median ${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
-  console.log(`after ÷ before, service CPU per call: ${range(ratios)}; req/s: ${range(rates)}; platform CPU per call: ${range(simRatios)}; load average ${loadavg()[0]!.toFixed(2)}`);
-} finally {
-  await stop(after);
-  await stop(before);
 }
+const orders = (['before first', 'after first'] as const).filter((order) => byOrder[order].length > 0);
+for (const order of orders) console.log(`after ÷ before, service CPU per call, ${order}: ${range(byOrder[order])}`);
+const estimate = Math.exp(orders.reduce((sum, order) => sum + Math.log(median(byOrder[order])), 0) / orders.length);
+console.log(`after ÷ before, service CPU per call: ${estimate.toFixed(3)}${orders.length > 1 ? ' (geometric mean of the two orders\' medians)' : ' (one order only: on PGlite this carries the start-order offset)'}; req/s: ${range(rates)}; platform CPU per call: ${range(simRatios)}; load average ${loadavg()[0]!.toFixed(2)}`);
