@@ -1,5 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
 import { startCpuWatch } from './cpu.ts';
@@ -12,7 +15,9 @@ import { spawnService, spawnUntil, type BenchService } from './processes.ts';
  * workspace costs, over the measured seconds only — the service's CPU per call, and with DATABASE_URL (a scratch
  * database: the service migrates it) the transactions and rows PostgreSQL saw per call. BENCH_PROFILE=<dir> writes
  * a V8 CPU profile of the service over the same seconds (the inspector, started after the warm-up, so start-up and
- * migrations stay out of it). Run it under `flock /tmp/bench.lock` like `npm run bench`.
+ * migrations stay out of it). On the embedded default (no DATABASE_URL) it also prints, per SQL statement PGlite ran
+ * in those seconds, how many ran and the service thread's CPU inside PGlite per call and per statement
+ * (bench/pglite-statements.ts). Run it under `flock /tmp/bench.lock` like `npm run bench`.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const billed = process.env.BENCH_BILLING !== 'off';
@@ -58,14 +63,34 @@ async function inspect(service: BenchService) {
 }
 
 const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/);
+const statementsOut = databaseUrl ? undefined : join(tmpdir(), `pglite-statements-${process.pid}.json`);
+const preload = fileURLToPath(new URL('./pglite-statements.ts', import.meta.url));
+const nodeOptions = [profileDir ? '--inspect=127.0.0.1:0' : '', statementsOut ? `--import ${preload}` : ''].filter(Boolean).join(' ');
 const env = {
   FORUM_UPSTREAM_URL: sim.match[1]!,
   MICROBLOG_UPSTREAM_URL: sim.match[2]!,
   SVC_TIERS: UNLIMITED,
   ...(billed ? {} : { SVC_BILLING: 'off' }),
-  ...(profileDir ? { NODE_OPTIONS: '--inspect=127.0.0.1:0' } : {}),
+  ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  ...(statementsOut ? { PGLITE_STATEMENTS_OUT: statementsOut } : {}),
 };
+
 const service = await spawnService({ databaseUrl, env });
+
+/** What PGlite ran since the last call (bench/pglite-statements.ts); each call starts the count again. */
+async function pgliteStatements(): Promise<{ threadCpuUs: number; rows: Array<{ sql: string; statements: number; exchanges: number; cpuUs: number }> } | undefined> {
+  if (!statementsOut) return undefined;
+  process.kill(service.pid, 'SIGUSR2');
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    await sleep(50);
+    const text = await readFile(statementsOut, 'utf8').catch(() => '');
+    if (text) {
+      await rm(statementsOut);
+      return JSON.parse(text);
+    }
+  }
+  throw new Error('the service wrote no PGlite statement counts');
+}
 try {
   const headers = { authorization: `Bearer ${service.key}` };
   if (billed) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
@@ -77,11 +102,13 @@ try {
   const session = profileDir ? await inspect(service) : undefined;
   await session?.send('Profiler.enable');
   await session?.send('Profiler.start');
+  await pgliteStatements();
   const [countersBefore, loadBefore] = [await databaseCounters(), loadavg()[0]!];
   const watch = startCpuWatch([service.pid]);
   const result = await load(spec, { seconds, connections: 20 });
   const cpu = watch(result.requests);
   const [countersAfter, loadAfter] = [await databaseCounters(), loadavg()[0]!];
+  const statements = await pgliteStatements();
   const profile = await session?.send<{ profile: unknown }>('Profiler.stop');
   session?.close();
 
@@ -90,6 +117,14 @@ try {
   console.log(`service CPU per call: ${cpu ? (cpu.ownUsPerCall / 1000).toFixed(3) : 'not measured (no /proc)'} ms`);
   if (countersBefore && countersAfter) {
     console.log('PostgreSQL per call:', Object.fromEntries(Object.keys(countersAfter).map((name) => [name, perCall(countersAfter[name]! - countersBefore[name]!)])));
+  }
+  if (statements) {
+    const inPglite = statements.rows.reduce((sum, row) => sum + row.cpuUs, 0);
+    console.log(`service main thread CPU per call ${(statements.threadCpuUs / result.requests).toFixed(1)} µs, of it inside PGlite ${(inPglite / result.requests).toFixed(1)} µs:`);
+    for (const row of statements.rows) {
+      const perStatement = row.statements ? (row.cpuUs / row.statements).toFixed(0) : '-';
+      console.log(`  ${(row.cpuUs / result.requests).toFixed(1).padStart(6)} µs/call  ${(row.statements / seconds).toFixed(1).padStart(6)}/s  ${perStatement.padStart(6)} µs/statement  ${row.sql}`);
+    }
   }
   if (profileDir && profile) {
     await mkdir(profileDir, { recursive: true });
