@@ -17,9 +17,23 @@ export async function signedInPerson(request: DashboardRequest, people: PersonSt
   return session ? { ...session, csrfToken: sessionCsrfToken(token) } : null;
 }
 
-/** Only paths of this service: an open redirect would let a link send a person anywhere after signing in. */
+/** Stands for this service's origin: any origin works, since only a result on the same origin is kept. */
+const OWN_ORIGIN = 'http://dashboard.invalid';
+/** C0 controls, space, DEL and backslash: browsers drop or rewrite them (`/<TAB>/evil` is `//evil`), and CR/LF/NUL cannot be sent in a header. */
+const UNSAFE_IN_NEXT = /[\u0000-\u0020\u007f\\]/;
+
+/**
+ * Only paths of this service: an open redirect would let a link send a person anywhere after signing in. `next` is
+ * read as the browser would read it (WHATWG URL against this origin) and kept only when it stays on the origin; the
+ * parsed path, query and fragment are sent back, never the raw string.
+ */
 export function safeNext(next: string | null | undefined, fallback = '/dashboard/workspaces'): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
+  if (!next || !next.startsWith('/') || UNSAFE_IN_NEXT.test(next)) return fallback;
+  const url = URL.parse(next, OWN_ORIGIN);
+  if (url?.origin !== OWN_ORIGIN) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//evil` parses to the path `//evil`, which a browser would read as another host.
+  return path.startsWith('//') ? fallback : path;
 }
 
 /** Sends the browser to the sign-in page, which brings it back to `next` afterwards. */

@@ -134,6 +134,21 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     expect(away.location).toBe('/dashboard/workspaces');
   });
 
+  it('never sends a signed-in person to another origin, nor fails, on a next a browser would read as another host', async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.get('/dashboard/sign-in');
+    const tabbed = await browser.post('/dashboard/sign-in', { email: 'ada@example.com', password: 'lovelace-1843', next: '/\t/evil.example' });
+    expect(tabbed.status).toBe(303);
+    expect(tabbed.location).toBe('/dashboard/workspaces');
+    // Signed in, the sign-in and sign-up pages redirect at once.
+    for (const next of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/\0/evil.example', '/.//evil.example', 'https:evil.example']) {
+      for (const page of ['/dashboard/sign-in', '/dashboard/sign-up']) {
+        const answer = await browser.get(`${page}?${new URLSearchParams({ next })}`);
+        expect([page, next, answer.status, answer.location]).toEqual([page, next, 303, '/dashboard/workspaces']);
+      }
+    }
+  });
+
   it("shows a workspace's pages to its members only", async () => {
     const ada = new DashboardClient(svc.url);
     await ada.signIn('ada@example.com', 'lovelace-1843');
