@@ -111,6 +111,7 @@ export function accountRoutes(deps: DashboardDeps) {
       if (!signedIn) return redirect('/dashboard/sign-in');
       if (!genuinePost(request, signedIn)) return staleForm();
       await people.endSession(readCookie(request, SESSION_COOKIE) ?? '');
+      await deps.endOAuthSession(request.incoming);
       return redirect('/dashboard/sign-in', { 'set-cookie': clearCookie(request, SESSION_COOKIE) });
     },
   };

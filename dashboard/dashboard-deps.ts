@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { CreditsService } from '../adapters/billing/credits-service.ts';
 import type { IdentityStore } from '../adapters/identity/identity-store.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
@@ -15,4 +16,9 @@ export interface DashboardDeps {
   monitors: MonitorService;
   webhooks: WebhookService;
   clock: () => Date;
+  /**
+   * Ends the MCP sign-in's own session in this browser (the authorization server keeps one apart from the
+   * dashboard's), so signing out also means the next authorization asks to sign in again.
+   */
+  endOAuthSession: (req: IncomingMessage) => Promise<void>;
 }

@@ -13,6 +13,8 @@ export interface DashboardRequest {
   address: string | undefined;
   /** Served over https (directly, or behind a proxy that says so): cookies get `Secure` and the `__Host-` prefix. */
   secure: boolean;
+  /** The request itself, for what reads it whole: the authorization server's own session cookie at sign-out. */
+  incoming: IncomingMessage;
 }
 
 export interface DashboardResponse {
@@ -45,6 +47,7 @@ export function toDashboardRequest(req: IncomingMessage, body: string): Dashboar
     address: req.socket.remoteAddress,
     // A spoofed header can only make the cookie stricter (Secure), never weaker, so it is safe to believe here.
     secure: Boolean((req.socket as TLSSocket).encrypted) || forwardedProto === 'https',
+    incoming: req,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
@@ -125,4 +126,16 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   // Behind a TLS-terminating proxy the public URL is https while this listener speaks http.
   provider.proxy = issuer.startsWith('https:');
   return provider;
+}
+
+/**
+ * Destroys the authorization server's session of the browser that sent `req` (its signed `_session` cookie), as
+ * signing out of the dashboard must: otherwise an approved client keeps getting codes without any sign-in for the
+ * session's 14 days. The stale cookie then names no session, so the next authorization asks for a sign-in.
+ */
+export async function endProviderSession(provider: Provider, req: IncomingMessage): Promise<void> {
+  // The cookie is only read here; nothing is written to the response.
+  const session = await provider.Session.get(provider.createContext(req, {} as ServerResponse));
+  // Without a (validly signed) cookie this is a new, never stored session: destroying it deletes nothing.
+  await session.destroy();
 }

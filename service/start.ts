@@ -44,7 +44,8 @@ import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken }
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
-import { createAuthorizationServer } from '../oauth-server/authorization-server.ts';
+import { createAuthorizationServer, endProviderSession } from '../oauth-server/authorization-server.ts';
+import type Provider from 'oidc-provider';
 import { createInteractionHandler } from '../oauth-server/interaction-handler.ts';
 import { createOAuthRoutes, type OAuthRoutes } from './oauth-routes.ts';
 import { dashboardApprovalPeople } from './approval-people.ts';
@@ -256,6 +257,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // MCP sign-in needs the public URL, known only once the listener has its port.
     let mcpOAuth: McpOAuth | undefined;
     let oauthRoutes: OAuthRoutes | undefined;
+    let provider: Provider | undefined;
     const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins, oauth: () => mcpOAuth });
     cleanups.unshift({ step: 'MCP server', run: () => mcp.close() });
     const server = createHttpServer({
@@ -265,7 +267,18 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),
-      dashboard: createDashboard({ people, identity, credits: leasedCredits, usage, monitors, webhooks, clock: now }),
+      dashboard: createDashboard({
+        people,
+        identity,
+        credits: leasedCredits,
+        usage,
+        monitors,
+        webhooks,
+        clock: now,
+        endOAuthSession: async (req) => {
+          if (provider) await endProviderSession(provider, req);
+        },
+      }),
       now,
       oauth: () => oauthRoutes,
       cors: createCorsPolicy(config.mcpAllowedOrigins),
@@ -283,7 +296,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const resource = `${baseUrl}/mcp`;
-    const provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch, registrationWait: createRegistrationLimit() });
+    provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch, registrationWait: createRegistrationLimit() });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
       provider,

@@ -9,6 +9,7 @@ import { logStatements } from '../support/statements.ts';
 
 let svc: TestService;
 let workspaceId: string;
+let personId: string;
 /** Ada's dashboard session: the browser's cookie. */
 let session: string;
 let flow: McpSignIn;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   svc = await startTestService();
   const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
   workspaceId = workspace.id;
+  personId = person.id;
   session = (await svc.service.people.startSession(person.id)).token;
   flow = new McpSignIn(svc.url, { session, workspaceId });
 });
@@ -197,6 +199,34 @@ describe('the authorization endpoint refuses', () => {
     const res = await browse(jar, interaction.href);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(interaction.pathname)}`);
+  });
+});
+
+describe('signing out of the dashboard', () => {
+  it('ends the authorization server’s session too: authorizing an approved client again asks for sign-in, no code', async () => {
+    const own = (await svc.service.people.startSession(personId)).token;
+    const clientId = await flow.newClient();
+    const begun = await flow.beginApproval(clientId, pkcePair().challenge, { session: own });
+    const back = await flow.finishApproval(begun);
+    expect(back.searchParams.get('code')).toEqual(expect.any(String));
+    // Before sign-out the same browser gets a code at once, without any screen: the session and the grant are reused.
+    const silent = await browse(begun.jar, flow.authorizeUrl(clientId, pkcePair().challenge));
+    expect(new URL(silent.headers.get('location')!, svc.url).searchParams.get('code')).toEqual(expect.any(String));
+
+    const page = await browse(begun.jar, `${svc.url}/dashboard/workspaces`);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+    const out = await browse(begun.jar, `${svc.url}/dashboard/sign-out`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }) });
+    expect([out.status, out.headers.get('location')]).toEqual([303, '/dashboard/sign-in']);
+    expect(begun.jar.get('_session')).toEqual(expect.any(String));
+
+    const again = await browse(begun.jar, flow.authorizeUrl(clientId, pkcePair().challenge));
+    expect(again.status).toBe(303);
+    const next = new URL(again.headers.get('location')!, svc.url);
+    expect(next.searchParams.get('code')).toBeNull();
+    expect(next.pathname).toMatch(/^\/oauth\/interaction\//);
+    const screen = await browse(begun.jar, next.href);
+    expect(screen.status).toBe(303);
+    expect(screen.headers.get('location')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(next.pathname)}`);
   });
 });
 
