@@ -299,6 +299,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch, registrationWait: createRegistrationLimit() });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
+      issuer: baseUrl,
       provider,
       mcpOAuth,
       interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people), connections }),

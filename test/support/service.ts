@@ -44,6 +44,8 @@ export async function startTestService(
     simPublish?: boolean;
     /** Where webhooks may deliver (default: http allowed, 127.0.0.1 allowed). */
     webhookDestinations?: Partial<DestinationPolicy>;
+    /** SVC_PUBLIC_URL: the issuer the service names instead of its own listener's URL. */
+    publicUrl?: string;
     /** A second instance on another service's PostgreSQL database (it stays owned by that service), with its tiers unless given. */
     shareDatabaseWith?: TestService;
   } = {},
@@ -74,6 +76,7 @@ export async function startTestService(
       webhookDestinations: { allowHttp: true, allowHosts: new Set(['127.0.0.1']), lookup: systemLookup, ...options.webhookDestinations },
       forumUpstream: options.env?.FORUM_UPSTREAM_URL ? { baseUrl: options.env.FORUM_UPSTREAM_URL, headers: {} } : undefined,
       microblogUpstream: microblogClientOptionsFromEnv(options.env ?? {}) ?? undefined,
+      publicUrl: options.publicUrl,
     },
     options,
   );
