@@ -30,7 +30,9 @@ import { createMonitorService, type MonitorService } from '../adapters/monitors/
 import { createScheduleTurns } from '../adapters/monitors/schedule-turns.ts';
 import { createDeliveryPolicy } from '../adapters/webhooks/delivery-policy.ts';
 import { createDeliveryWorker } from '../adapters/webhooks/delivery-worker.ts';
-import { checkDestination } from '../adapters/webhooks/destination.ts';
+import { checkDestination, systemLookup, type DestinationPolicy } from '../adapters/webhooks/destination.ts';
+import { destinationAgent } from '../adapters/webhooks/destination-agent.ts';
+import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { createEventSender } from '../adapters/webhooks/send-event.ts';
 import { newEventId } from '../adapters/webhooks/standard-webhooks.ts';
 import { createWebhookService } from '../adapters/webhooks/webhook-service.ts';
@@ -99,6 +101,20 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** How the authorization server fetches client ID metadata documents (tests trust their own loopback certificate). */
   clientMetadataFetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
+  /** Where the default client metadata fetch may connect: nothing but public addresses over https unless a test says. */
+  clientMetadataDestinations?: Partial<DestinationPolicy>;
+}
+
+/**
+ * Client ID metadata documents are fetched only from public addresses, refused before connecting (oidc-provider's own
+ * guard looks at the socket once it is connected, which already tells a stranger which internal ports are open). The
+ * same filter as webhooks, with nothing allowed: no http, no host exempt. oidc-provider passes its own dispatcher and
+ * a 2.5 s signal; the dispatcher is replaced.
+ */
+function clientMetadataFetch(cleanups: Cleanup[], overrides: Partial<DestinationPolicy> = {}): NonNullable<StartOptions['clientMetadataFetch']> {
+  const agent = destinationAgent({ allowHttp: false, allowHosts: new Set(), lookup: systemLookup, ...overrides }, { timeoutMs: 2_500 });
+  cleanups.unshift({ step: 'client metadata fetch agent', run: () => agent.close() });
+  return (url, init) => undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agent }) as unknown as Promise<Response>;
 }
 
 /** Where the running service writes its operator API's address, for the operator CLI. */
@@ -296,7 +312,14 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const resource = `${baseUrl}/mcp`;
-    provider = createAuthorizationServer({ issuer: baseUrl, resource, adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges), keys: oauthKeys, fetch: options.clientMetadataFetch, registrationWait: createRegistrationLimit() });
+    provider = createAuthorizationServer({
+      issuer: baseUrl,
+      resource,
+      adapter: oauthModelAdapterFactory(sqlDb, now, keyChanges),
+      keys: oauthKeys,
+      fetch: options.clientMetadataFetch ?? clientMetadataFetch(cleanups, options.clientMetadataDestinations),
+      registrationWait: createRegistrationLimit(),
+    });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
       issuer: baseUrl,

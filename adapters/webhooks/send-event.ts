@@ -1,16 +1,13 @@
-import { isIP, isIPv6 } from 'node:net';
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, buildConnector, request } from 'undici';
+import { request } from 'undici';
 import type { AttemptOutcome, SendEvent } from './delivery-worker.ts';
-import { allowedPorts, permittedAddresses, portOf, type DestinationPolicy } from './destination.ts';
+import { destinationAgent } from './destination-agent.ts';
+import type { DestinationPolicy } from './destination.ts';
 import { signedHeaders } from './standard-webhooks.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 const EXCERPT_BYTES = 1024;
 /** A `Retry-After` beyond this is read as this: the schedule's own longest wait. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** `Retry-After` in seconds or as an HTTP date, bounded; null when absent or unreadable. */
 export function retryAfterMs(value: string | string[] | undefined, now: Date): number | null {
@@ -33,16 +30,6 @@ async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
 }
 
 /**
- * Connects through a connector built for the connection's port when a `host:port` entry names that port, else
- * through one shared by every other port (`null`): a fixed few, however many ports tenants' URLs use.
- */
-export function portAwareConnect(policy: DestinationPolicy, build: (port: number | null) => buildConnector.connector): buildConnector.connector {
-  const named = new Map([...allowedPorts(policy)].map((port) => [port, build(port)]));
-  const others = build(null);
-  return (connectOptions, callback) => (named.get(portOf(connectOptions)) ?? others)(connectOptions, callback);
-}
-
-/**
  * The delivery sender. Every connection resolves its host through the destination rule (so a name that turns into a
  * forbidden address at delivery, DNS rebinding included, is refused on the connection actually used), a literal
  * address is checked before connecting, redirects are never followed (a 3xx is a failed attempt), and an attempt ends
@@ -51,28 +38,12 @@ export function portAwareConnect(policy: DestinationPolicy, build: (port: number
 export function createEventSender(policy: DestinationPolicy, options: { timeoutMs?: number; clock?: () => Date } = {}): SendEvent & { close(): Promise<void> } {
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const clock = options.clock ?? (() => new Date());
-  // A lookup is told the host only, and an allowance may name a port: the connector's lookup knows it (`portAwareConnect`).
-  const lookupFor = (port: number | null) => (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
-    permittedAddresses(policy, hostname, port).then(
-      (addresses) => {
-        const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
-        if (lookupOptions.all) callback(null, entries);
-        else callback(null, entries[0].address, entries[0].family);
-      },
-      (error: Error) => callback(Object.assign(error, { code: 'EFORBIDDEN' }), []),
-    );
-  };
-  const connect = portAwareConnect(policy, (port) => buildConnector({ lookup: lookupFor(port) as never, timeout: timeoutMs }));
-  const agent = new Agent({ connect, keepAliveTimeout: 10_000 });
+  const agent = destinationAgent(policy, { timeoutMs });
 
   const send: SendEvent = async ({ url, secret, eventId, timestamp, body }) => {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     try {
-      // A literal address connects without a lookup, so it is checked here.
-      const target = new URL(url);
-      const host = target.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) await permittedAddresses(policy, host, portOf(target));
       const response = await request(url, {
         method: 'POST',
         dispatcher: agent,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowanceEntry, checkDestination, destinationPolicyFromEnv, systemLookup, type DestinationPolicy } from '../../../adapters/webhooks/destination.ts';
-import { createEventSender, portAwareConnect } from '../../../adapters/webhooks/send-event.ts';
+import { portAwareConnect } from '../../../adapters/webhooks/destination-agent.ts';
+import { createEventSender } from '../../../adapters/webhooks/send-event.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 
 /** The sender on its own, against a loopback receiver: what it refuses at connection time, and what it sends. */
