@@ -5,7 +5,9 @@ import { keyRoutes } from './key-routes.ts';
 import { rotationRoutes } from './rotation-routes.ts';
 import { usageRoutes } from './usage-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
-import { redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
+import { page, redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
+import { html } from './html.ts';
+import { MessagePage } from './pages/account-pages.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
 import { notFound, workspaceRoutes, type Params } from './workspace-routes.ts';
 import { signedInPerson } from './signed-in.ts';
@@ -21,6 +23,15 @@ const STYLESHEET_RESPONSE: DashboardResponse = {
   headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
   body: STYLESHEET,
 };
+
+/**
+ * Every form field is stored or compared as text, and PostgreSQL (PGlite too) refuses U+0000 in text: such a post is
+ * refused here, once for every form, naming the field, instead of failing at the database as a 500.
+ */
+function fieldWithNul(request: DashboardRequest): string | undefined {
+  for (const [name, value] of request.form) if (name.includes('\u0000') || value.includes('\u0000')) return name;
+  return undefined;
+}
 
 /** The dashboard at /dashboard: server-rendered pages and plain form posts, no script. */
 export function createDashboard(deps: DashboardDeps) {
@@ -56,6 +67,10 @@ export function createDashboard(deps: DashboardDeps) {
 
   return async (req: IncomingMessage, body: string): Promise<DashboardResponse> => {
     const request = toDashboardRequest(req, body);
+    const refused = fieldWithNul(request);
+    if (refused !== undefined) {
+      return page(html`<${MessagePage} title="Form refused" message=${`The field '${refused.replaceAll('\u0000', '')}' must not contain the NUL character (U+0000). Go back and correct it.`} />`, 400);
+    }
     for (const [method, pattern, handler] of routes) {
       const match = pattern.exec({ pathname: request.url.pathname });
       if (!match) continue;

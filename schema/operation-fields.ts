@@ -24,16 +24,30 @@ export function argumentSchemaOf(input: z.ZodObject): z.ZodType {
   return schema;
 }
 
+/** Where a value holds a string with U+0000, as paths into it. */
+function nulPaths(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulPaths(item, [...path, index]));
+  if (value && typeof value === 'object' && !(value instanceof Date)) return Object.entries(value).flatMap(([key, item]) => nulPaths(item, [...path, key]));
+  return [];
+}
+
 function nullMeansAbsent(input: z.ZodObject) {
   const optional = Object.entries(input.shape as Record<string, z.ZodType>)
     .filter(([, schema]) => !unwrap(schema).nullable)
     .map(([name]) => name);
-  return z.preprocess((value) => {
-    if (!value || typeof value !== 'object') return value;
-    const args = { ...(value as Record<string, unknown>) };
-    for (const name of optional) if (args[name] === null) delete args[name];
-    return args;
-  }, input);
+  return z
+    .preprocess((value) => {
+      if (!value || typeof value !== 'object') return value;
+      const args = { ...(value as Record<string, unknown>) };
+      for (const name of optional) if (args[name] === null) delete args[name];
+      return args;
+    }, input)
+    .superRefine((args, ctx) => {
+      // Every surface's input passes here: PostgreSQL (and PGlite) refuse U+0000 in text, so a stored string holding
+      // it would fail at the insert as a 500, for a request that can never succeed.
+      for (const path of nulPaths(args)) ctx.addIssue({ code: 'custom', path, message: 'must not contain the NUL character (U+0000)' });
+    });
 }
 
 /** The data of a payload: its `dataField` member, or the payload itself. */

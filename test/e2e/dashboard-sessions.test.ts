@@ -149,6 +149,27 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     }
   });
 
+  it('refuses a form field holding a NUL character with 400 naming the field, storing nothing', async () => {
+    const anonymous = new DashboardClient(svc.url);
+    await anonymous.get('/dashboard/sign-up');
+    const signUp = await anonymous.post('/dashboard/sign-up', { email: 'nul@example.com', password: 'lovelace-1843', name: 'a\u0000b' });
+    expect(signUp.status).toBe(400);
+    expect(signUp.body).toMatch(/The field (&#39;|&#x27;|')name(&#39;|&#x27;|') must not contain the NUL character/);
+    expect(await svc.service.identity.getPersonByEmail('nul@example.com')).toBeFalsy();
+    await anonymous.get('/dashboard/sign-in');
+    const signIn = await anonymous.post('/dashboard/sign-in', { email: 'ada\u0000@example.com', password: 'lovelace-1843' });
+    expect(signIn.status).toBe(400);
+    expect(signIn.body).toMatch(/The field (&#39;|&#x27;|')email(&#39;|&#x27;|')/);
+
+    const ada = new DashboardClient(svc.url);
+    await ada.signIn('ada@example.com', 'lovelace-1843');
+    await ada.get('/dashboard/workspaces');
+    const workspace = await ada.post('/dashboard/workspaces', { name: 'Nul\u0000space' });
+    expect(workspace.status).toBe(400);
+    expect(workspace.body).toMatch(/The field (&#39;|&#x27;|')name(&#39;|&#x27;|')/);
+    expect((await ada.get('/dashboard/workspaces')).body).not.toContain('Nul');
+  });
+
   it("shows a workspace's pages to its members only", async () => {
     const ada = new DashboardClient(svc.url);
     await ada.signIn('ada@example.com', 'lovelace-1843');

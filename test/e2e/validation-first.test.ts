@@ -87,3 +87,24 @@ describe('GraphQL document validation errors name the member at fault in details
     expect(field.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'idd' } });
   });
 });
+
+describe('a NUL character (U+0000) in a string that would be stored', () => {
+  it('is 400 naming the field on REST and GraphQL, and stores nothing', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] });
+    const cases: Array<[string, unknown, string]> = [
+      ['/v1/monitors', { name: 'x\u0000y', target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, 'name'],
+      ['/v1/monitors', { name: 'm', target: { kind: 'search', keywords: 'ru\u0000st' }, schedule: 'manual' }, 'target.keywords'],
+      ['/v1/webhooks', { name: 'hook', url: 'https://1.1.1.1/\u0000x' }, 'url'],
+      ['/v1/webhooks', { name: 'a\u0000', url: 'https://1.1.1.1/hook' }, 'name'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await svc.request('POST', path, { key, body });
+      expect([path, field, res.status, res.body.error?.code, res.body.error?.details?.field]).toEqual([path, field, 400, 'invalid_request', field]);
+      expect(res.body.error.message).toContain('U+0000');
+    }
+    const graphql = await svc.graphql('mutation($name: String!) { createWebhook(name: $name, url: "https://1.1.1.1/hook") { id } }', { name: 'a\u0000' }, key);
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'name' } });
+    expect((await svc.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
+    expect((await svc.request('GET', '/v1/webhooks', { key })).body.data).toEqual([]);
+  });
+});
