@@ -1,4 +1,4 @@
-import { IdentityError } from '../adapters/identity/identity-error.ts';
+import { IdentityError, WorkspaceLimitReached } from '../adapters/identity/identity-error.ts';
 import type { MemberWorkspace } from '../adapters/people/person-store.ts';
 import { staleForm } from './account-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
@@ -47,9 +47,9 @@ export function workspaceRoutes(deps: DashboardDeps) {
         const workspace = await deps.people.createWorkspace(signedIn.person.id, request.form.get('name') ?? '');
         return redirect(`/dashboard/workspaces/${workspace.id}/keys`);
       } catch (error) {
-        if (!(error instanceof IdentityError)) throw error;
+        if (!(error instanceof IdentityError) && !(error instanceof WorkspaceLimitReached)) throw error;
         const workspaces = await deps.people.workspaces(signedIn.person.id);
-        return page(html`<${WorkspacesPage} signedIn=${signedIn} workspaces=${workspaces} error=${error.message} />`, 400);
+        return page(html`<${WorkspacesPage} signedIn=${signedIn} workspaces=${workspaces} error=${error.message} />`, error instanceof WorkspaceLimitReached ? 409 : 400);
       }
     }),
   };

@@ -27,3 +27,14 @@ export class IdentityError extends Error {
     this.details = options.details;
   }
 }
+
+/** A person already owns as many workspaces as they may create themselves (the dashboard's limit). */
+export class WorkspaceLimitReached extends Error {
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`You already own ${limit} workspaces, the most one person may create. Ask the operator if you need more.`);
+    this.name = 'WorkspaceLimitReached';
+    this.limit = limit;
+  }
+}

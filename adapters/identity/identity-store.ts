@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException, type InferEntity } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, type InferEntity } from '@mikro-orm/core';
 import type { Em, Orm } from '../db/orm.ts';
 import { ApiKey } from '../db/entities/api-key.ts';
 import { Membership } from '../db/entities/membership.ts';
 import { Person } from '../db/entities/person.ts';
 import { Workspace } from '../db/entities/workspace.ts';
-import { IdentityError } from './identity-error.ts';
+import { IdentityError, WorkspaceLimitReached } from './identity-error.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { ChangedKey } from './key-change-acks.ts';
 import type { KeyChangeFeed } from './key-change-feed.ts';
@@ -102,7 +102,11 @@ export interface IdentityStore {
   /** Throws IdentityError('duplicate_email') when the (case-insensitive) email is taken. */
   createPerson(input: { email: string; name: string }): Promise<PersonRecord>;
   getPersonByEmail(email: string): Promise<PersonRecord | null>;
-  createWorkspace(input: { name: string; ownerPersonId?: string }): Promise<WorkspaceRecord>;
+  /**
+   * With `maxOwned`, throws WorkspaceLimitReached when the owner already owns that many (judged under a lock on the
+   * person, so parallel creates cannot pass it together).
+   */
+  createWorkspace(input: { name: string; ownerPersonId?: string; maxOwned?: number }): Promise<WorkspaceRecord>;
   getWorkspace(workspaceId: string): Promise<WorkspaceRecord | null>;
   createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey>;
   /** Revokes at once; returns the key as it now stands, or null for an unknown key id. Idempotent. */
@@ -159,7 +163,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       return person ? toPersonRecord(person) : null;
     },
 
-    async createWorkspace({ name, ownerPersonId }) {
+    async createWorkspace({ name, ownerPersonId, maxOwned }) {
       if (ownerPersonId === undefined) {
         const em = fork();
         const workspace = em.create(Workspace, {
@@ -174,12 +178,12 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       }
       if (!UUID.test(ownerPersonId)) throw unknownPerson(ownerPersonId);
       try {
-        return await createOwnedWorkspace(fork(), name, ownerPersonId);
+        return await createOwnedWorkspace(fork(), name, ownerPersonId, maxOwned);
       } catch (error) {
         // Two workspaces created at once for one person both saw "no grant yet"; the partial unique
         // index let one win. The loser is, by construction, not the oldest: it gets no grant.
         if (error instanceof UniqueConstraintViolationException) {
-          return await createOwnedWorkspace(fork(), name, ownerPersonId, false);
+          return await createOwnedWorkspace(fork(), name, ownerPersonId, maxOwned, false);
         }
         throw error;
       }
@@ -280,9 +284,10 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
   };
 }
 
-async function createOwnedWorkspace(em: Em, name: string, ownerPersonId: string, allowGrant = true): Promise<WorkspaceRecord> {
+async function createOwnedWorkspace(em: Em, name: string, ownerPersonId: string, maxOwned: number | undefined, allowGrant = true): Promise<WorkspaceRecord> {
   return em.transactional(async (tx) => {
-    if (!(await tx.count(Person, { id: ownerPersonId }))) throw unknownPerson(ownerPersonId);
+    if (!(await tx.findOne(Person, { id: ownerPersonId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw unknownPerson(ownerPersonId);
+    if (maxOwned !== undefined && (await tx.count(Workspace, { ownerPersonId })) >= maxOwned) throw new WorkspaceLimitReached(maxOwned);
     const alreadyGranted = await tx.count(Workspace, { ownerPersonId, receivesFreeGrant: true });
     const createdAt = new Date();
     const workspace = tx.create(Workspace, {

@@ -17,6 +17,12 @@ export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 export const NAME_MAX_LENGTH = 80;
 export const EMAIL_MAX_LENGTH = 254;
+/**
+ * Workspaces one person may create (and own) themselves, sign-up's first included: each brings its own tier
+ * allowances (webhooks, monitors, a rate limit), so without a ceiling one person could multiply them. The operator's
+ * `workspace:create` is not bound by it.
+ */
+export const WORKSPACES_PER_PERSON = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** 256 random bits, base64url: the cookie value. Only its SHA-256 is stored. */
@@ -272,7 +278,7 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
     },
 
     async createWorkspace(personId, name) {
-      return identity.createWorkspace({ name: validWorkspaceName(name), ownerPersonId: personId });
+      return identity.createWorkspace({ name: validWorkspaceName(name), ownerPersonId: personId, maxOwned: WORKSPACES_PER_PERSON });
     },
 
     async sweep() {

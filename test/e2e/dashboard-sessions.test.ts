@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TTL_MS } from '../../adapters/people/person-store.ts';
 import { FAILURES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
+import { WORKSPACES_PER_PERSON } from '../../adapters/people/person-store.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -168,6 +169,17 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     expect(workspace.status).toBe(400);
     expect(workspace.body).toMatch(/The field (&#39;|&#x27;|')name(&#39;|&#x27;|')/);
     expect((await ada.get('/dashboard/workspaces')).body).not.toContain('Nul');
+  });
+
+  it(`answers 409 with the reason once a person owns ${WORKSPACES_PER_PERSON} workspaces`, async () => {
+    const browser = new DashboardClient(svc.url);
+    await browser.signUp('many@example.com');
+    await browser.get('/dashboard/workspaces');
+    for (let i = 1; i < WORKSPACES_PER_PERSON; i++) expect((await browser.post('/dashboard/workspaces', { name: `W${i}` })).status).toBe(303);
+    const refused = await browser.post('/dashboard/workspaces', { name: 'One too many' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain(`You already own ${WORKSPACES_PER_PERSON} workspaces`);
+    expect(refused.body).not.toContain('One too many');
   });
 
   it("shows a workspace's pages to its members only", async () => {

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
-import { createPersonStore, hashSessionToken, SESSION_TTL_MS, type PersonStore } from '../../../adapters/people/person-store.ts';
+import { createPersonStore, hashSessionToken, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
+import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
 import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
@@ -117,6 +118,19 @@ describe('person store', () => {
     const ada = (await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843' })) as { person: { id: string } };
     expect(await store.role(ada.person.id, second.id)).toBeNull();
     await expect(store.createWorkspace(person.id, '   ')).rejects.toMatchObject({ kind: 'invalid_name', field: 'name' });
+  });
+
+  it(`lets a person create ${WORKSPACES_PER_PERSON} workspaces in all, however many are asked for at once; the operator is not bound`, async () => {
+    const { person } = await store.signUp({ email: 'hoarder@example.com', password: 'many-workspaces' });
+    // Sign-up made the first; twice the remaining allowance, all at once.
+    const results = await Promise.allSettled(Array.from({ length: 2 * (WORKSPACES_PER_PERSON - 1) }, (_, i) => store.createWorkspace(person.id, `W${i}`)));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(WORKSPACES_PER_PERSON - 1);
+    const refused = results.filter((result) => result.status === 'rejected').map((result) => (result as PromiseRejectedResult).reason);
+    expect(refused).toHaveLength(WORKSPACES_PER_PERSON - 1);
+    for (const reason of refused) expect(reason).toBeInstanceOf(WorkspaceLimitReached);
+    expect(await store.workspaces(person.id)).toHaveLength(WORKSPACES_PER_PERSON);
+    const operator = createIdentityStore(migrated.orm);
+    expect(await operator.createWorkspace({ name: 'Given by the operator', ownerPersonId: person.id })).toMatchObject({ ownerPersonId: person.id });
   });
 
   it('limits the sign-ups one address attempts per window, refused ones included; a refused one keeps nothing', async () => {
