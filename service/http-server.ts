@@ -96,16 +96,29 @@ function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, 
 }
 
 /** One access line a request: who, what, how it ended, what it cost, how long it took. */
+/**
+ * The longest path or operation list an access line keeps: a 16 KB URL or a document of 20,000 aliases would
+ * otherwise make one line of hundreds of KB. Longer text is cut and marked with its full length.
+ */
+export const ACCESS_LOG_TEXT_MAX = 1024;
+
+export function boundedForLog(text: string | undefined): string | undefined {
+  if (text === undefined || text.length <= ACCESS_LOG_TEXT_MAX) return text;
+  return `${text.slice(0, ACCESS_LOG_TEXT_MAX)}… (${text.length} characters)`;
+}
+
 function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string, started: number, ctx: RequestContext | undefined): void {
   logger.info(
     {
       requestId,
+      // The peer of the connection (behind a proxy, the proxy): anonymous abuse can then be traced to a source.
+      clientAddress: req.socket.remoteAddress,
       method: req.method,
-      path: (req.url ?? '/').split('?')[0],
+      path: boundedForLog((req.url ?? '/').split('?')[0]),
       status: res.statusCode,
       surface: ctx?.surface,
       workspaceId: ctx?.principal?.workspaceId,
-      operation: ctx?.operation,
+      operation: boundedForLog(ctx?.operation),
       // From the call's context: a head written whole by writeHead keeps no headers getHeader could read.
       creditsCharged: Number(ctx?.responseHeaders['x-credits-charged'] ?? 0),
       durationMs: Math.round((performance.now() - started) * 10) / 10,

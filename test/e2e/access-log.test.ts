@@ -35,6 +35,7 @@ describe('structured logs', () => {
     }
     expect(line).toMatchObject({
       msg: 'request',
+      clientAddress: '127.0.0.1',
       level: 30,
       service: 'conversation-data-service',
       method: 'GET',
@@ -46,6 +47,19 @@ describe('structured logs', () => {
       workspaceId: expect.any(String),
       durationMs: expect.any(Number),
     });
+    // A long path is cut to ACCESS_LOG_TEXT_MAX, its full length said.
+    const long = `/v1/${'x'.repeat(8000)}`;
+    expect((await fetch(`${url}${long}`, { headers: { 'x-request-id': 'log-check-long' } })).status).toBe(404);
+    let longLine: Record<string, unknown> | undefined;
+    for (let i = 0; i < 100 && !longLine; i++) {
+      longLine = output()
+        .split('\n')
+        .filter((text) => text.startsWith('{'))
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
+        .find((entry) => entry.requestId === 'log-check-long');
+      if (!longLine) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(longLine!.path).toBe(`${long.slice(0, 1024)}… (${long.length} characters)`);
     // The banner prints the demo key on purpose; no log line ever holds a credential.
     expect(output().split('\n').filter((text) => text.startsWith('{') && text.includes(key))).toEqual([]);
   }, 90_000);
