@@ -2,11 +2,11 @@ import { createServer } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import { PostgresBackend } from '@agendajs/postgres-backend';
-import { Agenda } from 'agenda';
+import { Agenda, type AgendaBackend } from 'agenda';
 import pg from 'pg';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
 import { StoppingListenChannel } from './listen-channel.ts';
+import { SettlingJobRepository } from './settling-repository.ts';
 import { socketServedPglite } from './socket-served-pglite.ts';
 
 export interface JobStoreOptions {
@@ -75,9 +75,18 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.
   const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: 5_000 });
   pool.on('error', (error) => options.onError?.(error));
+  const repository = new SettlingJobRepository({ pool, tableName: JOBS_TABLE, ensureSchema: false }, (error) => options.onError?.(error));
+  // What the backend's PostgresBackend is, but with our repository (it builds its own); its channel is replaced below and
+  // its job log is not used.
+  const backend: AgendaBackend = {
+    name: 'PostgreSQL',
+    repository,
+    ownsConnection: false,
+    connect: () => repository.connect(),
+    disconnect: () => repository.disconnect(),
+  };
   // LISTEN/NOTIFY does not cross PGlite socket connections: workers poll instead. On PostgreSQL the channel is ours, not
   // the backend's, so closing stops its reconnects too (jobs/listen-channel.ts).
-  const backend = new PostgresBackend({ pool, tableName: JOBS_TABLE, ensureSchema: false, disableNotifications: true });
   const channel = socket ? undefined : new StoppingListenChannel({ pool });
   // The LISTEN connection reconnects by itself after a loss, and reports the loss as an 'error' event: heard here, so
   // a database restart is logged, not an uncaught exception.
@@ -94,6 +103,7 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     async close(drainMs) {
       await agenda.drain({ timeout: drainMs });
       await agenda.stop(false);
+      await repository.settle();
       await pool.end();
       await socket?.stop();
     },
