@@ -16,6 +16,8 @@ export interface DashboardDeps {
   monitors: MonitorService;
   webhooks: WebhookService;
   clock: () => Date;
+  /** SVC_PUBLIC_URL is https: every cookie is Secure (and `__Host-`), whatever headers a request arrives with. */
+  httpsPublicUrl: boolean;
   /**
    * Ends the MCP sign-in's own session in this browser (the authorization server keeps one apart from the
    * dashboard's), so signing out also means the next authorization asks to sign in again.

@@ -11,7 +11,10 @@ export interface DashboardRequest {
   form: URLSearchParams;
   /** The client's address, for the sign-in throttle. */
   address: string | undefined;
-  /** Served over https (directly, or behind a proxy that says so): cookies get `Secure` and the `__Host-` prefix. */
+  /**
+   * Served over https (an https public URL, a TLS socket, or a proxy that says so): cookies get `Secure` and the
+   * `__Host-` prefix.
+   */
   secure: boolean;
   /** The request itself, for what reads it whole: the authorization server's own session cookie at sign-out. */
   incoming: IncomingMessage;
@@ -36,7 +39,11 @@ const PAGE_HEADERS = {
   'referrer-policy': 'same-origin',
 };
 
-export function toDashboardRequest(req: IncomingMessage, body: string): DashboardRequest {
+/**
+ * `httpsPublicUrl`: the service's public URL (SVC_PUBLIC_URL) is https, so every browser reaches it over https
+ * whatever the hop to this listener says; a proxy that drops X-Forwarded-Proto must not make cookies travel in clear.
+ */
+export function toDashboardRequest(req: IncomingMessage, body: string, httpsPublicUrl: boolean): DashboardRequest {
   const forwardedProto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim();
   const isForm = /^\s*application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '');
   return {
@@ -46,7 +53,7 @@ export function toDashboardRequest(req: IncomingMessage, body: string): Dashboar
     form: new URLSearchParams(isForm ? body : ''),
     address: req.socket.remoteAddress,
     // A spoofed header can only make the cookie stricter (Secure), never weaker, so it is safe to believe here.
-    secure: Boolean((req.socket as TLSSocket).encrypted) || forwardedProto === 'https',
+    secure: httpsPublicUrl || Boolean((req.socket as TLSSocket).encrypted) || forwardedProto === 'https',
     incoming: req,
   };
 }

@@ -66,7 +66,7 @@ export function createDashboard(deps: DashboardDeps) {
   ];
 
   return async (req: IncomingMessage, body: string): Promise<DashboardResponse> => {
-    const request = toDashboardRequest(req, body);
+    const request = toDashboardRequest(req, body, deps.httpsPublicUrl);
     const refused = fieldWithNul(request);
     if (refused !== undefined) {
       return page(html`<${MessagePage} title="Form refused" message=${`The field '${refused.replaceAll('\u0000', '')}' must not contain the NUL character (U+0000). Go back and correct it.`} />`, 400);

@@ -267,6 +267,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       usage,
     };
     const graphql = createGraphQLServer();
+    // Browsers reach an https public URL over https even when the proxy's hop here is plain http.
+    const httpsPublicUrl = config.publicUrl?.startsWith('https:') ?? false;
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
     const connections = createConnectionStore(sqlDb, now, tokenCache);
     const oauthKeys = await loadOAuthServerKeys(config.dataDir, config.oauthKeys);
@@ -291,6 +293,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         monitors,
         webhooks,
         clock: now,
+        httpsPublicUrl,
         endOAuthSession: async (req) => {
           if (provider) await endProviderSession(provider, req);
         },
@@ -325,7 +328,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       issuer: baseUrl,
       provider,
       mcpOAuth,
-      interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people), connections }),
+      interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people, httpsPublicUrl), connections }),
     });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
     // The operator CLI on this machine finds the operator API here when no --url is given.
