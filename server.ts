@@ -1,4 +1,5 @@
-import { configFromEnv } from './service/config.ts';
+import { configFromEnv, isProduction } from './service/config.ts';
+import { startupBanner } from './service/banner.ts';
 import { startService } from './service/start.ts';
 
 // The project installs Node 24 itself (the `node` devDependency); refuse to run on anything else rather than
@@ -12,20 +13,7 @@ try {
   // Inside the try: a refused configuration is one "Failed to start" line, like every other refusal.
   const config = configFromEnv();
   const service = await startService(config);
-  console.log(`Conversation Data Service ${service.version}`);
-  console.log(`  base URL:  ${service.url}`);
-  console.log(`  GraphiQL:  ${service.url}/graphql`);
-  console.log(`  OpenAPI:   ${service.url}/openapi.json`);
-  console.log(`  MCP:       ${service.url}/mcp`);
-  console.log(`  operator:  ${service.operatorUrl}  (operator API, for npm run admin)`);
-  console.log(`  database:  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`);
-  for (const [name, url] of Object.entries(service.platforms.simulated)) console.log(`  simulated ${name}: ${url}`);
-  console.log(`  dashboard: ${service.url}/dashboard`);
-  if (service.demo) {
-    console.log(`  demo key:  ${service.demo.key}  (also in ${config.dataDir}/demo-key)`);
-    console.log(`  demo sign-in: ${service.demo.person.email} / ${service.demo.person.password}  (also in ${config.dataDir}/demo-person)`);
-    console.log(`  try:       curl -H "Authorization: Bearer $(cat ${config.dataDir}/demo-key)" ${service.url}/v1/whoami`);
-  }
+  for (const line of startupBanner(service, config, isProduction(process.env))) console.log(line);
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down`);
     service.close().then(

@@ -91,14 +91,15 @@ export async function spawnService(options: ServiceOptions = {}): Promise<BenchS
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, ...production } : { DATABASE_URL: '' }),
     ...options.env,
   };
-  const proc = await spawnUntil(join(options.root ?? '.', 'server.ts'), env, /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:\s+(\S+)/, { cwd: options.root });
+  // The key is read from its file: a production banner names the file, never the key.
+  const proc = await spawnUntil(join(options.root ?? '.', 'server.ts'), env, /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:.*\n/, { cwd: options.root });
   const operatorToken = options.databaseUrl ? production.SVC_OPERATOR_TOKEN : (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim();
   return {
     url: proc.match[1],
     pid: proc.child.pid!,
     output: proc.lines,
     operatorUrl: proc.match[2],
-    key: proc.match[3],
+    key: (await readFile(join(dataDir, 'demo-key'), 'utf8')).trim(),
     operatorToken,
     dataDir,
     stop: async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,14 @@ describe('structured logs', () => {
       if (!longLine) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(longLine!.path).toBe(`${long.slice(0, 1024)}… (${long.length} characters)`);
-    // The banner prints the demo key on purpose; no log line ever holds a credential.
+    // The embedded default's banner prints the demo key on purpose; no log line ever holds a credential.
     expect(output().split('\n').filter((text) => text.startsWith('{') && text.includes(key))).toEqual([]);
+    if (db.databaseUrl) {
+      // Production (SVC_DEMO=true): the banner names the files, and neither the key nor the password is printed.
+      const password = /^password: (\S+)$/m.exec(await readFile(join(dataDir!, 'demo-person'), 'utf8'))![1];
+      expect(output()).toContain(`demo key:  in ${join(dataDir!, 'demo-key')}`);
+      expect(output()).not.toContain(key);
+      expect(output()).not.toContain(password);
+    }
   }, 90_000);
 });

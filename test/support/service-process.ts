@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loopbackListener, spawnUntil } from '../../bench/processes.ts';
+import { DEMO_KEY_FILE } from '../../service/demo-workspace.ts';
 import { TEST_OPERATOR_TOKEN, type TestService } from './service.ts';
 
 export interface ServiceProcess {
@@ -19,13 +20,13 @@ export interface ServiceProcess {
 }
 
 export interface DemoProcess extends ServiceProcess {
-  /** The demo key the banner printed. */
+  /** The demo key, from its file (a production banner names the file, never the key). */
   key: string;
 }
 
 const READY = /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)/;
-/** The banner's last line on a demo: by then the demo key and sign-in lines are printed too. */
-const DEMO_READY = /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:\s+(\S+)[\s\S]*\n\s*try:/;
+/** The banner's last line on a demo: by then the demo key is in its file and the sign-in lines are printed too. */
+const DEMO_READY = /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:[\s\S]*\n\s*try:/;
 const started = new Set<ServiceProcess>();
 
 /** `node server.ts` with `env` over the test process's environment, once its output matches `ready`. */
@@ -92,7 +93,7 @@ export async function startDemoProcess(options: { dataDir: string; databaseUrl?:
   const instance = await spawnServer({ SVC_DATA_DIR: options.dataDir, ...(await loopbackListener(Boolean(options.databaseUrl))), ...env, ...options.env }, DEMO_READY, () =>
     options.databaseUrl ? TEST_OPERATOR_TOKEN : readFileSync(join(options.dataDir, 'operator-token'), 'utf8').trim(),
   );
-  return { ...instance, key: instance.match[3] };
+  return { ...instance, key: readFileSync(join(options.dataDir, DEMO_KEY_FILE), 'utf8').trim() };
 }
 
 /**
