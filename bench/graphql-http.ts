@@ -12,7 +12,7 @@ import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
  * across processes do not. The listener's own work (HTTP parsing, the write) is the same for both and not in it.
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
-const graphql = createGraphQLServer();
+const graphql = createGraphQLServer({ graphiql: false });
 const common = createJsonPostHandler(graphql);
 const deps = { serviceName: 'conversation-data-service', version: 'bench' } as ServiceDeps;
 const context = (): RequestContext => ({ requestId: 'req_bench', surface: 'graphql', authorization: undefined, meter: new Meter(), deps, responseHeaders: {}, memo: new Map(), now: () => new Date() });

@@ -10,13 +10,13 @@ export type BannerService = Pick<RunningService, 'url' | 'operatorUrl' | 'versio
  * to log aggregation: there the demo key and password are never printed, only the files (mode 600) holding them. The
  * embedded default prints them, so a newcomer's first curl and sign-in need nothing else (README).
  */
-export function startupBanner(service: BannerService, config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl'>, production: boolean): string[] {
+export function startupBanner(service: BannerService, config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl' | 'graphiql'>, production: boolean): string[] {
   const keyFile = join(config.dataDir, DEMO_KEY_FILE);
   const personFile = join(config.dataDir, DEMO_PERSON_FILE);
   const lines = [
     `Conversation Data Service ${service.version}`,
     `  base URL:  ${service.url}`,
-    `  GraphiQL:  ${service.url}/graphql`,
+    `  GraphiQL:  ${config.graphiql ? `${service.url}/graphql` : 'off in production (docs/api-conventions.md)'}`,
     `  OpenAPI:   ${service.url}/openapi.json`,
     `  MCP:       ${service.url}/mcp`,
     `  operator:  ${service.operatorUrl}  (operator API, for npm run admin)`,

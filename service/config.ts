@@ -23,6 +23,11 @@ export interface ServiceConfig {
   version?: string;
   /** Create the demo workspace and key on first start. */
   demo: boolean;
+  /**
+   * GraphiQL at `GET /graphql`: on the embedded default, off in production. Its page loads its scripts from unpkg.com
+   * with no integrity check, and people paste API keys into it.
+   */
+  graphiql: boolean;
   /** `false` only under `SVC_BILLING=off`: the benchmark's unbilled baseline. Never in production. */
   billing: boolean;
   /** Tier ceilings: the documented defaults with `SVC_TIERS` (JSON, per-tier partial overrides) applied. */
@@ -141,6 +146,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     version: env.SVC_BUILD_VERSION || undefined,
     // The demo workspace and key exist on the embedded default; in production only when asked for.
     demo: production ? env.SVC_DEMO === 'true' : env.SVC_DEMO !== 'false',
+    graphiql: !production,
     tiers: tiers(env.SVC_TIERS),
     billing: env.SVC_BILLING !== 'off',
     mongodbUrl: env.MONGODB_URL || undefined,

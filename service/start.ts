@@ -266,7 +266,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       idempotency,
       usage,
     };
-    const graphql = createGraphQLServer();
+    const graphql = createGraphQLServer({ graphiql: config.graphiql });
     // Browsers reach an https public URL over https even when the proxy's hop here is plain http.
     const httpsPublicUrl = config.publicUrl?.startsWith('https:') ?? false;
     const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);

@@ -20,12 +20,15 @@ export async function graphqlResponseHeaders(ctx: RequestContext): Promise<Recor
   return ctx.requestId ? { ...ctx.responseHeaders, 'x-request-id': ctx.requestId } : ctx.responseHeaders;
 }
 
-/** graphql-yoga with the one policy pipeline; the REST and MCP bridges run through the same instance. */
-export function createGraphQLServer() {
+/**
+ * graphql-yoga with the one policy pipeline; the REST and MCP bridges run through the same instance. `graphiql`:
+ * serve the GraphiQL page on `GET /graphql` (off in production: it loads its scripts from unpkg.com unchecked).
+ */
+export function createGraphQLServer(options: { graphiql: boolean }) {
   return createYoga<RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'Conversation Data Service' },
+    graphiql: options.graphiql && { title: 'Conversation Data Service' },
     landingPage: false,
     // The listener applies the service's one CORS policy (service/cors.ts); yoga's own echoes any origin with credentials.
     cors: false,

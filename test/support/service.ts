@@ -44,6 +44,8 @@ export async function startTestService(
     simPublish?: boolean;
     /** Where webhooks may deliver (default: http allowed, 127.0.0.1 allowed). */
     webhookDestinations?: Partial<DestinationPolicy>;
+    /** GraphiQL on `GET /graphql` (default on, as on the embedded default; production turns it off). */
+    graphiql?: boolean;
     /** SVC_PUBLIC_URL: the issuer the service names instead of its own listener's URL. */
     publicUrl?: string;
     /** A second instance on another service's PostgreSQL database (it stays owned by that service), with its tiers unless given. */
@@ -67,6 +69,7 @@ export async function startTestService(
       operatorToken: TEST_OPERATOR_TOKEN,
       version: 'test0000-20260101T000000Z',
       demo: false,
+      graphiql: options.graphiql ?? true,
       tiers: createTierTable(tiers),
       billing: true,
       // Tests publish what they need themselves, unless one asks for the demo's live content.

@@ -5,7 +5,7 @@ import type { ServiceDeps } from '../../core/service-deps.ts';
 import { createJsonPostHandler, isJsonPost, jsonMediaTypeOf } from '../../schema/pipeline/graphql-json-post.ts';
 import { createGraphQLServer } from '../../schema/pipeline/graphql-server.ts';
 
-const graphql = createGraphQLServer();
+const graphql = createGraphQLServer({ graphiql: false });
 const answer = createJsonPostHandler(graphql);
 
 /** A call that needs nothing from the service: `__typename` is no operation of the catalogue. */

@@ -20,6 +20,12 @@ describe('production configuration', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it('serves GraphiQL on the embedded default only: production turns it off (unpkg scripts, no integrity check)', () => {
+    expect(configFromEnv({}).graphiql).toBe(true);
+    expect(configFromEnv(COMPLETE).graphiql).toBe(false);
+    expect(configFromEnv({ ...COMPLETE, DATABASE_URL: '', NODE_ENV: 'production' }).graphiql).toBe(false);
+  });
+
   it.each(['SVC_OPERATOR_TOKEN', 'SVC_CURSOR_KEYS', 'SVC_WEBHOOK_KEYS', 'SVC_OAUTH_KEYS', 'SVC_PUBLIC_URL', 'FORUM_UPSTREAM_URL', 'MICROBLOG_UPSTREAM_URL'])(
     'refuses to start without %s, naming it',
     (variable) => {

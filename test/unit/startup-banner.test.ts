@@ -11,15 +11,16 @@ const service: BannerService = {
   demo: { key: KEY, person: { email: 'demo@example.com', password: PASSWORD } },
   platforms: { simulated: {} },
 };
-const config = { dataDir: '/srv/data' };
+const config = { dataDir: '/srv/data', graphiql: true };
 
 describe('the startup banner', () => {
   it('in production names the demo files and prints neither the demo key nor the password', () => {
-    const text = startupBanner(service, { ...config, databaseUrl: 'postgres://db/svc' }, true).join('\n');
+    const text = startupBanner(service, { ...config, databaseUrl: 'postgres://db/svc', graphiql: false }, true).join('\n');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(PASSWORD);
     expect(text).toContain(`demo key:  in ${join('/srv/data', 'demo-key')}`);
     expect(text).toContain(`demo sign-in: demo@example.com, password in ${join('/srv/data', 'demo-person')}`);
+    expect(text).toContain('GraphiQL:  off in production');
     expect(text).toContain(`try:       curl -H "Authorization: Bearer $(cat ${join('/srv/data', 'demo-key')})" http://127.0.0.1:8080/v1/whoami`);
   });
 
