@@ -1,3 +1,4 @@
+import { logger } from '../adapters/logging/logger.ts';
 import { IdentityError } from '../adapters/identity/identity-error.ts';
 import { SESSION_TTL_MS } from '../adapters/people/person-store.ts';
 import { SignUpThrottled } from '../adapters/people/sign-in-throttle.ts';
@@ -106,12 +107,20 @@ export function accountRoutes(deps: DashboardDeps) {
       }
     },
 
+    /**
+     * Ends the authorization server's session too, even when the dashboard's has already run out (a form can then
+     * carry no session token; cross-site posts are still refused). A failure to end it is logged, not shown: the
+     * dashboard session is gone either way.
+     */
     async signOut(request: DashboardRequest): Promise<DashboardResponse> {
       const signedIn = await signedInPerson(request, people);
-      if (!signedIn) return redirect('/dashboard/sign-in');
-      if (!genuinePost(request, signedIn)) return staleForm();
-      await people.endSession(readCookie(request, SESSION_COOKIE) ?? '');
-      await deps.endOAuthSession(request.incoming);
+      if (signedIn ? !genuinePost(request, signedIn) : crossSite(request)) return staleForm();
+      if (signedIn) await people.endSession(readCookie(request, SESSION_COOKIE) ?? '');
+      try {
+        await deps.endOAuthSession(request.incoming);
+      } catch (error) {
+        logger.error({ err: error }, 'sign-out could not end the authorization server session');
+      }
       return redirect('/dashboard/sign-in', { 'set-cookie': clearCookie(request, SESSION_COOKIE) });
     },
   };

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
@@ -32,11 +32,30 @@ export interface AuthorizationServerOptions {
   fetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
   /** Seconds an address must wait before registering another client (0: go on). */
   registrationWait: (address: string) => Promise<number>;
+  /** The dashboard session's lifetime: the authorization server's own session never lasts longer. */
+  sessionTtlSeconds: number;
+  /** The person signed in to the dashboard in the browser that sent `req`, if any. */
+  signedInAccount: (req: IncomingMessage) => Promise<string | undefined>;
 }
 
 /** A browser-based public client (the Inspector in a page) may call the token endpoint from its own redirect URIs' origin. */
 const allowsOrigin: ClientCorsPolicy = (origin, client) =>
   client.clientAuthMethod === 'none' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
+
+/**
+ * The authorization server's session only stands for the dashboard's: once that has ended (expired, signed out) or
+ * another person signed in, an authorization asks for a sign-in again instead of silently issuing a code.
+ */
+function interactionsPolicy(signedInAccount: AuthorizationServerOptions['signedInAccount']) {
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('dashboard_session', 'the dashboard sign-in has ended', 'login_required', async (ctx) => {
+      const account = ctx.oidc.session!.accountId;
+      return account !== undefined && (await signedInAccount(ctx.req)) !== account;
+    }),
+  );
+  return policy;
+}
 
 /**
  * The MCP sign-in's authorization server, on oidc-provider: authorization code with PKCE (S256 only, always),
@@ -72,7 +91,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,
       Interaction: 3600,
-      Session: 14 * 86_400,
+      Session: options.sessionTtlSeconds,
       // The approval's first 30 days: the storage adapter extends a grant to the end of each refresh token saved for it.
       Grant: REFRESH_TOKEN_TTL_S,
       RefreshToken: REFRESH_TOKEN_TTL_S,
@@ -86,7 +105,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // A connection lasts until it is revoked, not as long as the browser session that approved it.
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    interactions: { policy: interactionsPolicy(options.signedInAccount), url: async (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
     clientBasedCORS: (_ctx, origin, client) => allowsOrigin(origin, client),
     // Errors that cannot go back to the client (a wrong redirect URI, an unknown client) are shown to the person.
     renderError: async (ctx, out) => {
@@ -130,8 +149,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
 /**
  * Destroys the authorization server's session of the browser that sent `req` (its signed `_session` cookie), as
- * signing out of the dashboard must: otherwise an approved client keeps getting codes without any sign-in for the
- * session's 14 days. The stale cookie then names no session, so the next authorization asks for a sign-in.
+ * signing out of the dashboard must, whether or not the dashboard session is still alive: nothing of the sign-in is
+ * kept past a sign-out. The stale cookie then names no session, so the next authorization asks for a sign-in.
  */
 export async function endProviderSession(provider: Provider, req: IncomingMessage): Promise<void> {
   // The cookie is only read here; nothing is written to the response.

@@ -21,7 +21,7 @@ import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createUsageChargeWriter } from '../adapters/usage/usage-charge-writer.ts';
 import { createIdentityStore, type AuthenticatedKey, type IdentityStore } from '../adapters/identity/identity-store.ts';
-import { createPersonStore, type PersonStore } from '../adapters/people/person-store.ts';
+import { createPersonStore, SESSION_TTL_MS, type PersonStore } from '../adapters/people/person-store.ts';
 import type { InstanceSettings } from '../adapters/identity/instance-presence.ts';
 import { KeyCache } from '../adapters/identity/key-cache.ts';
 import { keyCachesFollowing, listenToPglite, listenToPostgres } from '../adapters/identity/key-change-feed.ts';
@@ -315,6 +315,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const operatorAddress = await listen(operatorServer, config.operatorPort, config.operatorHost, cleanups);
     const baseUrl = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     const resource = `${baseUrl}/mcp`;
+    const approvalPeople = dashboardApprovalPeople(people, httpsPublicUrl);
     provider = createAuthorizationServer({
       issuer: baseUrl,
       resource,
@@ -322,13 +323,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       keys: oauthKeys,
       fetch: options.clientMetadataFetch ?? clientMetadataFetch(cleanups, options.clientMetadataDestinations),
       registrationWait: createRegistrationLimit(),
+      sessionTtlSeconds: SESSION_TTL_MS / 1000,
+      signedInAccount: async (req) => (await approvalPeople.signedIn(req))?.personId,
     });
     mcpOAuth = createMcpOAuth(baseUrl, connections);
     oauthRoutes = createOAuthRoutes({
       issuer: baseUrl,
       provider,
       mcpOAuth,
-      interaction: createInteractionHandler({ provider, resource, people: dashboardApprovalPeople(people, httpsPublicUrl), connections }),
+      interaction: createInteractionHandler({ provider, resource, people: approvalPeople, connections }),
     });
     const operatorUrl = `http://${config.operatorHost.includes(':') ? `[${config.operatorHost}]` : config.operatorHost}:${operatorAddress.port}`;
     // The operator CLI on this machine finds the operator API here when no --url is given.
