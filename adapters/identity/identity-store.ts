@@ -331,11 +331,12 @@ function toWorkspaceRecord(row: InferEntity<typeof Workspace>): WorkspaceRecord 
 
 /**
  * A connection ends with its grant, which a refresh moves on and 30 idle days let expire: the grant's end is its
- * expiry in every key list. A connection whose grant record is gone (deleted by an earlier version's housekeeping once
- * expired) ended at an unknown time: shown ended at its last use, or its creation.
+ * expiry in every key list. Housekeeping copies that end onto the connection's own row before deleting the grant,
+ * ENDED_CONNECTION_GRANT_RETENTION_DAYS after it. A connection whose grant an earlier version's housekeeping deleted
+ * without that ended at an unknown time: shown ended at its last use, or its creation.
  */
 function connectionEnd(row: InferEntity<typeof ApiKey>): Date {
-  return row.grantEndsAt ?? row.lastUsedAt ?? row.createdAt;
+  return row.grantEndsAt ?? row.expiresAt ?? row.lastUsedAt ?? row.createdAt;
 }
 
 function toKeySummary(row: InferEntity<typeof ApiKey>): ApiKeySummary {

@@ -179,18 +179,34 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
 }
 
 /**
+ * How long the expired grant of a connection nobody revoked is kept, dating its end in every key list. Past it,
+ * housekeeping copies that end onto the connection (`api_key.expires_at`) and deletes the grant, so no row is kept
+ * forever for a connection that can no longer be used (its dashboard row has no revoke button once expired).
+ */
+export const ENDED_CONNECTION_GRANT_RETENTION_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/**
  * Housekeeping: expired records and those of revoked connections are already refused; this only frees their rows
- * (but keeps the expired grant of a connection not revoked, which dates its end).
+ * (but keeps the expired grant of a connection not revoked, which dates its end, for
+ * ENDED_CONNECTION_GRANT_RETENTION_DAYS).
  * It also undoes what instances of an earlier version write during a rolling deploy (the migrations that cleaned up
  * ran once): sessions stored under their raw id (their payload keeps it as `jti`) are deleted, as
  * Migration20261125004000 did, and interactions lose the session id they carry.
  */
 export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
-  // An expired grant of a connection not revoked stays: it says when the connection ended, in every key list.
+  const now = clock();
+  const retainedSince = new Date(now.getTime() - ENDED_CONNECTION_GRANT_RETENTION_DAYS * DAY_MS).toISOString();
+  // The connection keeps its end once its grant is gone; it ended, nobody revoked it.
+  await db.all(
+    `update "api_key" k set "expires_at" = g."expires_at" from "oauth_model" g
+       where g."kind" = 'Grant' and g."id" = k."oauth_grant_id" and k."revoked_at" is null and k."expires_at" is null and g."expires_at" <= ?`,
+    [retainedSince],
+  );
   await db.all(
     `delete from "oauth_model" m where (m."expires_at" <= ? or (m."kind" = 'Session' and m."payload"->'jti' is not null))
-       and not (m."kind" = 'Grant' and exists (select 1 from "api_key" k where k."oauth_grant_id" = m."id" and k."revoked_at" is null))`,
-    [clock().toISOString()],
+       and not (m."kind" = 'Grant' and m."expires_at" > ? and exists (select 1 from "api_key" k where k."oauth_grant_id" = m."id" and k."revoked_at" is null))`,
+    [now.toISOString(), retainedSince],
   );
   await db.all(`update "oauth_model" set "payload" = "payload" #- '{session,cookie}' where "kind" = 'Interaction' and "payload"->'session'->'cookie' is not null`);
   await db.all(

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
-import { sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
+import { ENDED_CONNECTION_GRANT_RETENTION_DAYS, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { McpSignIn, REDIRECT, whoamiCall } from '../support/mcp-sign-in.ts';
 import { pkcePair, registerClient, tokenRequest } from '../support/oauth-client.ts';
@@ -125,7 +125,20 @@ describe('a connection that ended by going idle', () => {
     expect(idle.body.error).toBe('invalid_grant');
 
     // Housekeeping frees the expired records but keeps the grant that dates the end.
-    await sweepExpiredOAuthModels(sqlDbFromOrm(svc.service.orm), () => new Date());
+    const sql = sqlDbFromOrm(svc.service.orm);
+    const grants = async () =>
+      (await sql.all<{ n: number }>(`select count(*)::int as "n" from "oauth_model" g join "api_key" k on g."kind" = 'Grant' and g."id" = k."oauth_grant_id" where k."id" = ?`, [connection.keyId]))[0].n;
+    await sweepExpiredOAuthModels(sql, () => new Date());
+    expect((await listed()).find((key) => key.keyId === connection.keyId)).toMatchObject({ expiresAt: ends, revokedAt: null });
+    expect(await dashboardStatus(connection.keyId)).toBe('expired');
+    expect(await grants()).toBe(1);
+
+    // Kept for the retention after its end, not forever: then the grant goes and the connection keeps its end.
+    const retention = ENDED_CONNECTION_GRANT_RETENTION_DAYS * DAY_MS;
+    await sweepExpiredOAuthModels(sql, () => new Date(Date.parse(ends) + retention - 1000));
+    expect(await grants()).toBe(1);
+    await sweepExpiredOAuthModels(sql, () => new Date(Date.parse(ends) + retention));
+    expect(await grants()).toBe(0);
     expect((await listed()).find((key) => key.keyId === connection.keyId)).toMatchObject({ expiresAt: ends, revokedAt: null });
     expect(await dashboardStatus(connection.keyId)).toBe('expired');
   });
