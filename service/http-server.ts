@@ -111,7 +111,8 @@ function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string,
   logger.info(
     {
       requestId,
-      // The peer of the connection (behind a proxy, the proxy): anonymous abuse can then be traced to a source.
+      // The connection's peer: anonymous abuse can be traced to a source. Behind a proxy that is the proxy; the service
+      // has no trusted-proxy setting, so X-Forwarded-For (anyone's to write) is not believed (README, LOG_LEVEL).
       clientAddress: req.socket.remoteAddress,
       method: req.method,
       path: boundedForLog((req.url ?? '/').split('?')[0]),

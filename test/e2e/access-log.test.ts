@@ -22,7 +22,8 @@ describe('structured logs', () => {
     db = await createTestDatabase();
     if (!db.dataDir) dataDir = await mkdtemp(join(tmpdir(), 'svc-logs-'));
     const { url, key, output } = await startDemoProcess({ dataDir: db.dataDir ?? dataDir!, databaseUrl: db.databaseUrl, env: { LOG_LEVEL: 'info', SVC_SIM_PUBLISH: 'off' } });
-    const res = await fetch(`${url}/v1/whoami`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'log-check-0001' } });
+    // X-Forwarded-For is anyone's to write: the address logged is the connection's peer, never the header's.
+    const res = await fetch(`${url}/v1/whoami`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'log-check-0001', 'x-forwarded-for': '203.0.113.9' } });
     expect(res.status).toBe(200);
     let line: Record<string, unknown> | undefined;
     for (let i = 0; i < 100 && !line; i++) {
