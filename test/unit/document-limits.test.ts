@@ -61,3 +61,29 @@ describe('GraphQL document limits', () => {
     expect(() => parseWithinLimits('{ health { ')).toThrow(/Syntax Error/);
   });
 });
+
+describe('fragments the walk would not count are refused before validation', () => {
+  it('an unused fragment of 2,400 same-named fields (validation took over a second) is refused, as validation would', () => {
+    const query = `{ __typename } fragment U on Query { ${Array(2400).fill('health { status }').join(' ')} }`;
+    expect(() => parseWithinLimits(query)).toThrow('Fragment "U" is never used.');
+    expect(toCatalogueError(refusalError(query))).toMatchObject({ extensions: { code: 'invalid_request', http: { status: 400 } } });
+  });
+
+  it('a second fragment of the same name is refused: the walk only expands one of them', () => {
+    expect(() => parseWithinLimits('{ ...U } fragment U on Query { __typename } fragment U on Query { health { status } }')).toThrow('There can be only one fragment named "U".');
+  });
+
+  it('fragments reached only through other fragments, or through a cycle, are used', () => {
+    expect(exceededLimit(parse('{ ...A } fragment A on T { a ...B } fragment B on T { b ...C } fragment C on T { c }'))).toBeUndefined();
+    expect(exceededLimit(parse('{ ...A } fragment A on T { a ...B } fragment B on T { b ...A }'))).toBeUndefined();
+  });
+});
+
+function refusalError(query: string): unknown {
+  try {
+    parseWithinLimits(query);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
