@@ -9,7 +9,10 @@ import type { Plugin } from 'graphql-yoga';
 export const DOCUMENT_LIMITS = {
   /** Lexical tokens (graphql-js's own `maxTokens`): parsing stops at the first one past it. */
   tokens: 10_000,
-  /** Fields and fragment spreads as execution reaches them, a fragment counted at every spread. */
+  /**
+   * Fields, fragment spreads and inline fragments as execution reaches them, a fragment counted at every spread. It
+   * bounds the walk below as well, and how deep fragments and inline fragments nest (they add no `depth`).
+   */
   selections: 2_000,
   aliases: 100,
   /** Nested selection sets, through fragments. */
@@ -48,8 +51,9 @@ function unreachedFragment(fragments: readonly FragmentDefinitionNode[], reached
 
 /**
  * The first limit a parsed document exceeds, walking its selections as execution would (fragments expanded, a cycle
- * not followed) and stopping there, so the walk itself costs at most about `selections` steps; or a fragment
- * definition the walk would not reach, as the error validation would give (unreachedFragment).
+ * not followed) and stopping there: every selection it steps over is counted, so the walk costs at most about
+ * `selections` steps, plus one pass over the definitions. Or a fragment definition the walk would not reach, as the
+ * error validation would give (unreachedFragment).
  */
 export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLError | undefined {
   const fragments: FragmentDefinitionNode[] = [];
@@ -67,13 +71,11 @@ export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLEr
     if (depth > DOCUMENT_LIMITS.depth) return 'depth';
     for (const selection of selectionSet.selections) {
       if ((seen.directives += selection.directives?.length ?? 0) > DOCUMENT_LIMITS.directives) return 'directives';
+      if (++seen.selections > DOCUMENT_LIMITS.selections) return 'selections';
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const exceeded = visit(selection.selectionSet, depth);
         if (exceeded) return exceeded;
-        continue;
-      }
-      if (++seen.selections > DOCUMENT_LIMITS.selections) return 'selections';
-      if (selection.kind === Kind.FIELD) {
+      } else if (selection.kind === Kind.FIELD) {
         if (selection.alias && ++seen.aliases > DOCUMENT_LIMITS.aliases) return 'aliases';
         const exceeded = selection.selectionSet && visit(selection.selectionSet, depth + 1);
         if (exceeded) return exceeded;

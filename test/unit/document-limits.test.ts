@@ -36,6 +36,14 @@ describe('GraphQL document limits', () => {
     expect(exceededLimit(document)).toBe('selections');
   });
 
+  it('inline fragments count as selections: a fragment of 1,500 nested ones spread 990 times (1.5 M steps) is refused', () => {
+    const fanout = (spreads: number, levels: number) =>
+      `query { ${Array(spreads).fill('...F').join(' ')} } fragment F on Query { ${'... on Query { '.repeat(levels)}__typename${' }'.repeat(levels)} }`;
+    expect(exceededLimit(parse(fanout(990, 1500)))).toBe('selections');
+    expect(exceededLimit(parse(`{ ${'... on Query { '.repeat(DOCUMENT_LIMITS.selections)}__typename${' }'.repeat(DOCUMENT_LIMITS.selections)} }`))).toBe('selections');
+    expect(exceededLimit(parse(`{ ${'... on Query { '.repeat(DOCUMENT_LIMITS.selections - 1)}__typename${' }'.repeat(DOCUMENT_LIMITS.selections - 1)} }`))).toBeUndefined();
+  });
+
   it('a fragment cycle is not followed (validation refuses it later)', () => {
     expect(exceededLimit(parse('{ ...A } fragment A on T { a ...B } fragment B on T { b ...A }'))).toBeUndefined();
   });
