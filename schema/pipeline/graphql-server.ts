@@ -2,6 +2,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import { operationByField } from '../catalogue/index.ts';
+import { documentCache } from './document-cache.ts';
 import { useDocumentLimits } from './document-limits.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
@@ -36,8 +37,9 @@ export function createGraphQLServer(options: { graphiql: boolean }) {
     // request, and a body without one is read by the listener's bounded reader. Yoga's own limit would wrap
     // every body in a counting stream, which costs more than the rest of a small request.
     maxRequestBodySize: false,
-    // Parsed documents stay in yoga's cache; validation results in useValidationCache, keyed by document only.
-    parserAndValidationCache: { validationCache: false },
+    // Parsed documents (and parse errors) stay in yoga's cache, bounded by the bytes of query text it holds
+    // (document-cache.ts); validation results in useValidationCache, keyed by document only, so they go with it.
+    parserAndValidationCache: { documentCache: documentCache(), errorCache: documentCache(), validationCache: false },
     logging: false,
     maskedErrors: { maskError: (error) => toCatalogueError(error) as GraphQLError },
     plugins: [
