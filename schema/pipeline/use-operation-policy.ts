@@ -11,7 +11,7 @@ import { toCatalogueError } from './error-mapping.ts';
 import { rootFieldsOf, type RootField } from './root-fields.ts';
 import { pricedFieldsOf, refuseAboveCeiling, worstCaseCredits, type WorstCase } from './worst-case-credits.ts';
 import { validationFailure } from '../builder.ts';
-import { ARGUMENT_SCHEMA, argumentSchemaOf } from '../operation-fields.ts';
+import { ARGUMENT_SCHEMA, operationArgumentSchema } from '../operation-fields.ts';
 import type { z } from 'zod';
 import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
@@ -38,7 +38,7 @@ function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { 
   if (Object.keys(op.input.shape).length === 0) return;
   const coerced = argumentsOf(schema, kind, node, variables);
   if (!coerced) return;
-  const parsed = argumentSchemaOf(op.input).safeParse(coerced);
+  const parsed = operationArgumentSchema(op).safeParse(coerced);
   if (!parsed.success) throw validationFailure(parsed.error.issues);
 }
 
