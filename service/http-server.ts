@@ -41,24 +41,30 @@ export type ListenerTimeouts = typeof LISTENER_TIMEOUTS;
 /**
  * node's answer to a client that broke HTTP or ran out of time. A timeout gets the service's own envelope (the
  * GraphQL one on /graphql) while no byte of an answer has been written; anything else gets the bare answer node
- * itself would write. The socket is closed either way.
+ * itself would write. The socket is closed either way. On the public listener (`cors` given) the 408 also carries
+ * `x-credits-charged: 0`, as every response there does, and the CORS headers of its path, so a browser can read it.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
-  if (!socket.writable || inFlight?.headersSent) return void socket.destroy(error);
-  if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
-    return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
-  }
-  const requestId = requestIdFrom(inFlight?.req?.headers['x-request-id']);
-  const graphql = inFlight?.req !== undefined && requestTarget(inFlight.req.url).pathname === '/graphql';
-  const body = JSON.stringify((graphql ? graphqlErrorResponse('request_timeout') : errorEnvelope(requestId, 'request_timeout')).body);
-  socket.end(
-    `HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
-    // Closed once written: the client may still be trickling, and nothing it sends now is read.
-    () => socket.destroy(),
-  );
+function clientErrorAnswer(cors?: CorsPolicy): (error: NodeJS.ErrnoException, socket: Socket) => void {
+  return (error, socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) return void socket.destroy(error);
+    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
+      return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
+    }
+    const req = inFlight?.req;
+    const requestId = requestIdFrom(req?.headers['x-request-id']);
+    const path = req === undefined ? undefined : requestTarget(req.url).pathname;
+    const body = JSON.stringify((path === '/graphql' ? graphqlErrorResponse('request_timeout') : errorEnvelope(requestId, 'request_timeout')).body);
+    const origin = req?.headers.origin;
+    const extra = cors ? { 'x-credits-charged': '0', ...(path !== undefined && origin !== undefined ? cors(path, origin) : undefined) } : {};
+    socket.end(
+      `HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\n${Object.entries(extra).map(([name, value]) => `${name}: ${value}\r\n`).join('')}connection: close\r\n\r\n${body}`,
+      // Closed once written: the client may still be trickling, and nothing it sends now is read.
+      () => socket.destroy(),
+    );
+  };
 }
 
 /** Request media types yoga parses; anything else is refused before it reaches yoga. */
@@ -206,7 +212,7 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
     const cors = req.headers.origin === undefined ? undefined : routes.cors(path, req.headers.origin);
     if (cors) {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-        res.writeHead(204, { ...cors, ...PREFLIGHT, 'content-length': '0', 'x-request-id': requestId });
+        res.writeHead(204, { ...cors, ...PREFLIGHT, 'content-length': '0', 'x-credits-charged': '0', 'x-request-id': requestId });
         return void res.end();
       }
       // Kept by every head written below (node merges them into writeHead's own).
@@ -279,7 +285,7 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       else res.destroy();
     });
   });
-  server.on('clientError', answerClientError);
+  server.on('clientError', clientErrorAnswer(routes.cors));
   return server;
 }
 
@@ -299,6 +305,6 @@ export function createOperatorServer(operator: (req: IncomingMessage, body: stri
       else res.destroy();
     });
   });
-  server.on('clientError', answerClientError);
+  server.on('clientError', clientErrorAnswer());
   return server;
 }

@@ -34,6 +34,7 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     expect(res.headers.get('access-control-allow-methods')).toContain(method);
+    expect(res.headers.get('x-credits-charged')).toBe('0');
     expect(res.headers.get('access-control-allow-headers')).toMatch(/authorization.*content-type.*idempotency-key.*x-max-credits.*x-dry-run/);
   });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../adapters/logging/logger.ts';
+import { createCorsPolicy } from '../../service/cors.ts';
 import { createHttpServer, LISTENER_TIMEOUTS, type HttpRoutes } from '../../service/http-server.ts';
 
 /**
@@ -15,7 +16,7 @@ let server: Server;
 let port: number;
 
 beforeAll(async () => {
-  server = createHttpServer({ now: () => new Date() } as unknown as HttpRoutes, TIMEOUTS);
+  server = createHttpServer({ now: () => new Date(), cors: createCorsPolicy(new Set()) } as unknown as HttpRoutes, TIMEOUTS);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -46,6 +47,8 @@ describe('listener timeouts', () => {
     expect(status).toBe('HTTP/1.1 408 Request Timeout');
     expect(headers).toContain('connection: close');
     expect(headers).toContain('content-type: application/json');
+    expect(headers).toContain('x-credits-charged: 0');
+    expect(headers).not.toContain('access-control-allow-origin');
     expect(body).toMatchObject({ error: { code: 'request_timeout', retryable: true }, meta: { requestId: expect.stringMatching(/^req_/) } });
     expect(closedAfterMs).toBeLessThan(5_000);
   });
@@ -60,6 +63,15 @@ describe('listener timeouts', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
+  });
+
+  it('a 408 to a browser carries the CORS headers of its path, so the page can read it', async () => {
+    const head = 'POST /v1/forum/lookup HTTP/1.1\r\nHost: 127.0.0.1\r\norigin: https://app.example\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"posts":';
+    const { status, headers } = parse((await trickle(head)).answer);
+    expect(status).toBe('HTTP/1.1 408 Request Timeout');
+    expect(headers).toContain('access-control-allow-origin: *');
+    expect(headers).toContain('access-control-expose-headers: x-credits-charged');
+    expect(headers).toContain('x-credits-charged: 0');
   });
 
   it('answers a GraphQL body that never finishes in the GraphQL error shape', async () => {
