@@ -49,6 +49,14 @@ describe('rate limits', () => {
       const unread = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'x', bogus: 1 } });
       expect(unread.status).toBe(400);
     }
+    // Nor are GraphQL documents refused before execution: a syntax error, a validation error, a document limit.
+    const aliases = `{ ${Array.from({ length: 101 }, (_, i) => `w${i}: whoami { keyId }`).join(' ')} }`;
+    for (let i = 0; i < CEILING; i++) {
+      for (const query of ['{ whoami { ', '{ whoami { bogus } }', aliases]) {
+        const refused = await svc.graphql(query, undefined, key);
+        expect([query.slice(0, 20), refused.body.data, refused.body.errors[0].extensions.code]).toEqual([query.slice(0, 20), undefined, 'invalid_request']);
+      }
+    }
     // Counted: a bound refused (search weighs 2, twice) and a GraphQL query over the 5,000-credit ceiling (2).
     for (let i = 0; i < 2; i++) {
       const outOfBounds = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'x', limit: 1000 } });
