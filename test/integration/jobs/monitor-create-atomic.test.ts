@@ -3,6 +3,7 @@ import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { logger } from '../../../adapters/logging/logger.ts';
 import { createMonitorService, type MonitorInput, type MonitorScheduler, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import { createScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
+import { injectFailure } from '../../support/injected-failure.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
 /**
@@ -56,19 +57,7 @@ async function scheduleCount(): Promise<number> {
   return Number(row.n);
 }
 
-/** A trigger that raises on `table`'s rows: `before` the statement, or deferred to the commit. */
-async function failing(name: string, table: 'monitor' | 'agenda_jobs' | 'monitor_run', event: 'insert' | 'update', when: string, deferred = false): Promise<() => Promise<void>> {
-  await sql(`create or replace function "${name}"() returns trigger language plpgsql as $$ begin raise exception 'injected failure: ${name}'; end $$`);
-  await sql(
-    deferred
-      ? `create constraint trigger "${name}" after ${event} on "${table}" deferrable initially deferred for each row when (${when}) execute function "${name}"()`
-      : `create trigger "${name}" before ${event} on "${table}" for each row when (${when}) execute function "${name}"()`,
-  );
-  return async () => {
-    await sql(`drop trigger "${name}" on "${table}"`);
-    await sql(`drop function "${name}"()`);
-  };
-}
+const failing = (name: string, table: string, event: 'insert' | 'update', when: string, deferred = false) => injectFailure(sql, name, table, event, when, deferred);
 
 const input: MonitorInput = { name: 'm', target: { kind: 'search', keywords: 'rust' }, schedule: 'daily', webhookId: null, backfill: 0 };
 

@@ -4,6 +4,7 @@ import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createMonitorService, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import { createScheduleTurns, SCHEDULE_TURN_RULES } from '../../../adapters/monitors/schedule-turns.ts';
 import { JOB } from '../../../jobs/jobs.ts';
+import { injectFailure } from '../../support/injected-failure.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
 /**
@@ -40,19 +41,7 @@ async function stateOf(id: string) {
   };
 }
 
-/** A trigger that raises on this monitor's rows only: `before delete`, or deferred to the commit. */
-async function failing(name: string, table: 'monitor' | 'agenda_jobs', when: string, deferred = false): Promise<() => Promise<void>> {
-  await sql(`create or replace function "${name}"() returns trigger language plpgsql as $$ begin raise exception 'injected failure: ${name}'; end $$`);
-  await sql(
-    deferred
-      ? `create constraint trigger "${name}" after delete on "${table}" deferrable initially deferred for each row when (${when}) execute function "${name}"()`
-      : `create trigger "${name}" before delete on "${table}" for each row when (${when}) execute function "${name}"()`,
-  );
-  return async () => {
-    await sql(`drop trigger "${name}" on "${table}"`);
-    await sql(`drop function "${name}"()`);
-  };
-}
+const failing = (name: string, table: string, when: string, deferred = false) => injectFailure(sql, name, table, 'delete', when, deferred);
 
 /** Holds the lock a run takes to record its results, from a session of its own, until released. */
 async function runLockHeld(id: string): Promise<() => Promise<void>> {

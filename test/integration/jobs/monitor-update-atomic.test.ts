@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createMonitorService, type MonitorPatch, type MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import { createScheduleTurns } from '../../../adapters/monitors/schedule-turns.ts';
+import { injectFailure } from '../../support/injected-failure.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
 /**
@@ -37,20 +38,7 @@ async function stateOf(id: string) {
   };
 }
 
-type Event = 'insert' | 'update' | 'delete';
-/** A trigger that raises on this monitor's rows only: `before` the statement, or deferred to the commit. */
-async function failing(name: string, table: 'monitor' | 'agenda_jobs', event: Event, when: string, deferred = false): Promise<() => Promise<void>> {
-  await sql(`create or replace function "${name}"() returns trigger language plpgsql as $$ begin raise exception 'injected failure: ${name}'; end $$`);
-  await sql(
-    deferred
-      ? `create constraint trigger "${name}" after ${event} on "${table}" deferrable initially deferred for each row when (${when}) execute function "${name}"()`
-      : `create trigger "${name}" before ${event} on "${table}" for each row when (${when}) execute function "${name}"()`,
-  );
-  return async () => {
-    await sql(`drop trigger "${name}" on "${table}"`);
-    await sql(`drop function "${name}"()`);
-  };
-}
+const failing = (name: string, table: string, event: 'insert' | 'update' | 'delete', when: string, deferred = false) => injectFailure(sql, name, table, event, when, deferred);
 
 const DAY_MS = 86_400_000;
 const onMonitor = (id: string) => `old.id = '${id}'`;
