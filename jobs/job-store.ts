@@ -45,6 +45,21 @@ async function freeLoopbackPort(): Promise<number> {
 }
 
 /**
+ * Agenda (6.2.6) has two shutdowns: drain waits for the running jobs, stop unlocks the jobs this worker locked but has
+ * not started and starts no more. Drain ends by discarding its job processor, so a stop after it does nothing and those
+ * jobs stay locked for their lock lifetime, out of every other worker's reach. Begun together, stop unlocks them at
+ * once while drain waits, at most drainMs, for the running jobs (whose locks stop leaves alone) to finish.
+ */
+async function stopWhenRunningJobsEnd(agenda: Agenda, drainMs: number): Promise<void> {
+  const drained = agenda.drain({ timeout: drainMs, closeConnection: false });
+  try {
+    await agenda.stop(false);
+  } finally {
+    await drained;
+  }
+}
+
+/**
  * The job store is configuration: MongoDB when a URL is given, otherwise the service's PostgreSQL (or its embedded
  * PGlite through a socket). Tables come from the service's migrations; workers never create them.
  */
@@ -57,8 +72,8 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
       agenda,
       backend: 'mongodb',
       async close(drainMs) {
-        await agenda.drain({ timeout: drainMs });
-        await agenda.stop(true);
+        await stopWhenRunningJobsEnd(agenda, drainMs);
+        await backend.disconnect();
       },
     };
   }
@@ -101,8 +116,7 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     agenda,
     backend: socket ? 'pglite' : 'postgresql',
     async close(drainMs) {
-      await agenda.drain({ timeout: drainMs });
-      await agenda.stop(false);
+      await stopWhenRunningJobsEnd(agenda, drainMs);
       await repository.settle();
       await pool.end();
       await socket?.stop();

@@ -14,6 +14,7 @@ import { PostgresNotificationChannel } from '@agendajs/postgres-backend';
  */
 export class StoppingListenChannel extends PostgresNotificationChannel {
   #closed = false;
+  #disconnected: Promise<void> | undefined;
   readonly #attempts = new Set<Promise<void>>();
 
   override connect(): Promise<void> {
@@ -28,7 +29,13 @@ export class StoppingListenChannel extends PostgresNotificationChannel {
     return attempt;
   }
 
-  override async disconnect(): Promise<void> {
+  /** Agenda's stop and drain each disconnect the channel, and the job store's close runs both: the second waits on the first. */
+  override disconnect(): Promise<void> {
+    this.#disconnected ??= this.#disconnect();
+    return this.#disconnected;
+  }
+
+  async #disconnect(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#attempts);
     await super.disconnect();

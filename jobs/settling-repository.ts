@@ -32,6 +32,11 @@ export class SettlingJobRepository extends PostgresJobRepository {
     return unlock;
   }
 
+  /** Called by Agenda's stop for the jobs it locked but had not started: a failure is reported, and close goes on. */
+  override async unlockJobs(jobIds: Parameters<PostgresJobRepository['unlockJobs']>[0]): Promise<void> {
+    await super.unlockJobs(jobIds).catch((error: unknown) => this.#onError(error));
+  }
+
   async settle(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#unlocks);

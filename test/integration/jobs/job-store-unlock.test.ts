@@ -35,6 +35,14 @@ it('an unlock that fails is reported to onError and does not reject', async () =
   expect(errors).toEqual([expect.objectContaining({ message: expect.stringContaining('uuid') })]);
 });
 
+it('an unlock of the jobs left at stop that fails is reported to onError and does not reject (close goes on)', async () => {
+  const errors: unknown[] = [];
+  const jobs = await store({ onError: (error) => errors.push(error) });
+  onTestFinished(() => jobs.close(0));
+  await expect(jobs.agenda.db.unlockJobs(['not-a-uuid'])).resolves.toBeUndefined();
+  expect(errors).toEqual([expect.objectContaining({ message: expect.stringContaining('uuid') })]);
+});
+
 it('an unlock Agenda asks after the job store closed (its lookup was in flight, the clock moved back) neither runs nor rejects', async () => {
   const jobs = await store();
   jobs.agenda.define('unlock.late', async () => {});
@@ -72,4 +80,45 @@ it('an unlock Agenda asks after the job store closed (its lookup was in flight, 
   release();
   // Before: the unlock ran on the ended pool and rejected ("Cannot use a pool after calling end on the pool").
   await expect((await unlockAsked).unlock).resolves.toBeUndefined();
+});
+
+it('close unlocks the jobs this worker locked but had not started, and lets the running one finish', async () => {
+  const jobs = await store();
+  const reader = await store();
+  onTestFinished(() => reader.close(0));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  let finish!: () => void;
+  const held = new Promise<void>((resolve) => (finish = resolve));
+  const runs: string[] = [];
+  // One at a time: Agenda's first scan locks both due jobs, runs one and queues the other.
+  jobs.agenda.define<{ n: string }>(
+    'unlock.queued',
+    async (job) => {
+      runs.push(job.attrs.data.n);
+      started();
+      await held;
+    },
+    { concurrency: 1 },
+  );
+  await jobs.agenda.schedule(new Date(), 'unlock.queued', { n: 'first' });
+  await jobs.agenda.schedule(new Date(), 'unlock.queued', { n: 'second' });
+  await jobs.agenda.start();
+  await running;
+  const before = (await reader.agenda.queryJobs({ name: 'unlock.queued' })).jobs;
+  expect(before.map((job) => job.lockedAt)).toEqual([expect.any(Date), expect.any(Date)]);
+
+  const closed = jobs.close(10_000);
+  finish();
+  await closed;
+
+  expect(runs).toHaveLength(1);
+  const after = (await reader.agenda.queryJobs({ name: 'unlock.queued' })).jobs;
+  const ran = (job: (typeof after)[number]) => (job.data as { n: string }).n === runs[0];
+  const notStarted = after.find((job) => !ran(job));
+  // Before: still locked, out of other workers' reach until its lock lifetime (2 min) ran out.
+  expect(notStarted?.lockedAt ?? null).toBeNull();
+  expect(notStarted?.lastRunAt ?? null).toBeNull();
+  // Drain semantics: the running job finished before close resolved.
+  expect(after.find(ran)?.lastFinishedAt).toEqual(expect.any(Date));
 });

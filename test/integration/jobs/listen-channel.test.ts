@@ -88,4 +88,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the job store LISTEN channel, clo
     expect(pool.totalCount).toBe(0);
     await pool.end();
   });
+
+  it("disconnects once when asked twice at once (Agenda's stop and drain, both run by the job store's close)", async () => {
+    const pool = new pg.Pool({ connectionString: db.databaseUrl!, max: 2 });
+    const unlistens: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (text: string) => Promise<unknown>;
+      (client as { query: unknown }).query = (text: string) => {
+        if (text.startsWith('UNLISTEN')) unlistens.push(text);
+        return query(text);
+      };
+    });
+    const channel = new StoppingListenChannel({ pool });
+    await channel.connect();
+
+    await Promise.all([channel.disconnect(), channel.disconnect()]);
+
+    // Before: both ran the UNLISTENs, the second on a client already given back to the pool, then failed (swallowed
+    // by the backend) to release it again.
+    expect(unlistens).toEqual(['UNLISTEN "agenda:jobs"', 'UNLISTEN "agenda:jobs:state"']);
+    expect(pool.idleCount).toBe(1);
+    await pool.end();
+  });
 });
