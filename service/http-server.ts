@@ -101,7 +101,6 @@ function newContext(routes: HttpRoutes, req: IncomingMessage, surface: Surface, 
   });
 }
 
-/** One access line a request: who, what, how it ended, what it cost, how long it took. */
 /**
  * The longest path or operation list an access line keeps: a 16 KB URL or a document of 20,000 aliases would
  * otherwise make one line of hundreds of KB. Longer text is cut and marked with its full length.
@@ -113,6 +112,7 @@ export function boundedForLog(text: string | undefined): string | undefined {
   return `${text.slice(0, ACCESS_LOG_TEXT_MAX)}… (${text.length} characters)`;
 }
 
+/** One access line a request: who, what, how it ended, what it cost, how long it took. */
 function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string, started: number, ctx: RequestContext | undefined): void {
   logger.info(
     {
