@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ASTNode } from 'graphql';
 import { CreditsConflict, CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { IdentityError, type IdentityErrorKind } from '../../adapters/identity/identity-error.ts';
 import { isDatabaseUnavailable } from '../../adapters/db/connection-error.ts';
@@ -6,6 +6,7 @@ import { logger } from '../../adapters/logging/logger.ts';
 import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resource-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
 import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
+import type { LiteralPlace } from './literal-places.ts';
 
 /** GraphQL's own request errors that name a member of the request, and the name they give it (`details.field`). */
 const NAMING_ERRORS = [
@@ -76,18 +77,25 @@ const YOGA_STATUS_CODES: Record<number, ErrorCode> = { 405: 'method_not_allowed'
 /**
  * A GraphQL error about the request itself (parse, document limits, validation, variable coercion, or yoga's own
  * HTTP checks): 400 naming the variable, argument, field or limit where there is one, or yoga's 405/413/415 with
- * its headers (`Allow`).
+ * its headers (`Allow`). `place` is where the literal a validation error points at sits (`forumPost(id: 1)`:
+ * graphql-js's message names no argument), named as the argument checks name it (builder.ts validationFailure).
  */
-function requestError(error: GraphQLError): GraphQLError {
+function requestError(error: GraphQLError, place?: LiteralPlace): GraphQLError {
   // graphql-jit's own request errors come without an extensions object.
   const http = (error.extensions as { http?: { status?: number; headers?: Record<string, string> } } | undefined)?.http;
   const code = (http?.status && YOGA_STATUS_CODES[http.status]) || (/invalid JSON/i.test(error.message) ? 'invalid_json' : 'invalid_request');
   const entry = ERROR_CATALOGUE[code];
   const named = NAMING_ERRORS.map((pattern) => pattern.exec(error.message)?.[1]).find((name) => name !== undefined);
+  const placed = named === undefined ? place : undefined;
   // The pipeline's own request errors (document limits) say what they name.
-  const details = named ? { field: named } : (error.extensions as { details?: Record<string, unknown> } | undefined)?.details;
+  const details = named ? { field: named } : (placed ?? (error.extensions as { details?: Record<string, unknown> } | undefined)?.details);
   // A missing required member in the API's own words, not GraphQL's (`Variable "$query" of required type "String!"…`).
-  const message = named && /was not provided/.test(error.message) ? `'${named}' is required.` : error.message;
+  const message =
+    named && /was not provided/.test(error.message)
+      ? `'${named}' is required.`
+      : placed
+        ? `Invalid value for '${placed.field}'${placed.path ? ` at '${placed.path}'` : ''}: ${error.message}`
+        : error.message;
   return new GraphQLError(message, {
     nodes: error.nodes,
     extensions: {
@@ -97,6 +105,12 @@ function requestError(error: GraphQLError): GraphQLError {
       ...(details ? { details } : {}),
     },
   });
+}
+
+/** A validation error of a document: a request error, naming the argument of the literal it points at (placeOf). */
+export function toCatalogueValidationError(error: Error, placeOf: (node: ASTNode) => LiteralPlace | undefined): GraphQLError {
+  const node = error instanceof GraphQLError && !isServiceError(error) && !error.originalError && !error.path ? error.nodes?.[0] : undefined;
+  return node ? requestError(error as GraphQLError, placeOf(node)) : toCatalogueError(error);
 }
 
 /**

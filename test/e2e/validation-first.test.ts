@@ -86,6 +86,29 @@ describe('GraphQL document validation errors name the member at fault in details
     const field = await ask('{ microblogUser(user: "alice") { idd } }', key);
     expect(field.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'idd' } });
   });
+
+  it('a literal of the wrong type names its argument, and the path of a walked edge, as the argument checks do', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'monitors:write'] });
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ['{ forumPost(id: 1) { id } }', { field: 'id' }, "Invalid value for 'id': String cannot represent a non string value: 1"],
+      ['{ searchForumPosts(query: "x", limit: "x") { nextCursor } }', { field: 'limit' }, "Invalid value for 'limit': "],
+      ['{ forumPost(id: null) { id } }', { field: 'id' }, "Invalid value for 'id': "],
+      ['{ list: microblogList(id: "1") { ...M } } fragment M on MicroblogList { m: members(limit: "x") { items { id } } }', { field: 'limit', path: 'list.m' }, "Invalid value for 'limit' at 'list.m': "],
+      ['mutation { createMonitor(name: "m", target: {kind: "search"}, sources: ["forum", 2]) { id } }', { field: 'sources.1' }, "Invalid value for 'sources.1': "],
+      ['query($l: Int = "x") { searchForumPosts(query: "x", limit: $l) { nextCursor } }', { field: 'l' }, "Invalid value for 'l': "],
+      ['{ forumPost(id: "a") @skip(if: "no") { id } }', { field: 'if' }, "Invalid value for 'if': "],
+    ];
+    for (const [query, details, message] of cases) {
+      const res = await ask(query, key);
+      expect([query, res.status, res.body.errors?.length]).toEqual([query, 400, 1]);
+      expect([query, res.body.errors[0].extensions.code, res.body.errors[0].extensions.details]).toEqual([query, 'invalid_request', details]);
+      expect(res.body.errors[0].message).toContain(message);
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+    }
+    // An error that names its member already keeps that name: an undefined variable where a literal would be.
+    const undefinedVariable = await ask('{ searchForumPosts(query: "x", limit: $l) { nextCursor } }', key);
+    expect(undefinedVariable.body.errors[0]).toMatchObject({ message: 'Variable "$l" is not defined.', extensions: { details: { field: 'l' } } });
+  });
 });
 
 describe('a NUL character (U+0000) in a string that would be stored', () => {
