@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { setImmediate as afterMicrotasks } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { MongoBackend } from '@agendajs/mongo-backend';
@@ -116,6 +117,10 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
     agenda,
     backend: socket ? 'pglite' : 'postgresql',
     async close(drainMs) {
+      repository.stopLocking();
+      // A lookup that answered before that reaches Agenda's locked jobs in the microtasks after its answer: let them
+      // run, so that stop finds its job and unlocks it. A lookup answering from now on unlocks its job itself.
+      await afterMicrotasks();
       await stopWhenRunningJobsEnd(agenda, drainMs);
       await repository.settle();
       await pool.end();

@@ -1,5 +1,7 @@
 import type { JobParameters } from 'agenda';
-import { afterAll, beforeAll, expect, it, onTestFinished, vi } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { JOBS_TABLE } from '../../../adapters/db/migrations/Migration20261124000000_jobs.ts';
 import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { openJobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
@@ -43,43 +45,112 @@ it('an unlock of the jobs left at stop that fails is reported to onError and doe
   expect(errors).toEqual([expect.objectContaining({ message: expect.stringContaining('uuid') })]);
 });
 
-it('an unlock Agenda asks after the job store closed (its lookup was in flight, the clock moved back) neither runs nor rejects', async () => {
-  const jobs = await store();
-  jobs.agenda.define('unlock.late', async () => {});
-  await jobs.agenda.schedule(new Date(), 'unlock.late');
-  const repository = jobs.agenda.db;
+interface HeldJobTable {
+  /** Resolves once a job-store statement is waiting on the hold. */
+  arrived: Promise<void>;
+  release(): Promise<void>;
+}
 
-  // Agenda's first scan finds and locks the job; its answer is held until the store has closed.
-  const lookup = repository.getNextJobToRun.bind(repository);
-  let found!: () => void;
-  const lookedUp = new Promise<void>((resolve) => (found = resolve));
+/** Holds every statement on the job table until released: on PostgreSQL by a table lock, on PGlite by a transaction. */
+async function holdJobTable(): Promise<HeldJobTable> {
+  if (db.databaseUrl) {
+    const client = new pg.Client({ connectionString: db.databaseUrl });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query(`LOCK TABLE "${JOBS_TABLE}" IN EXCLUSIVE MODE`);
+    // The activity view is read once per transaction unless its snapshot is cleared.
+    const waiting = async () => {
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      const activity = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%${JOBS_TABLE}%'`;
+      return (await client.query<{ n: number }>(activity)).rows[0]!.n;
+    };
+    const arrived = (async () => {
+      while ((await waiting()) === 0);
+    })();
+    return {
+      arrived,
+      release: async () => {
+        await client.query('COMMIT');
+        await client.end();
+      },
+    };
+  }
+  // The job store's statements over the socket wait for PGlite's transaction lock (jobs/socket-served-pglite.ts).
+  const pglite = await embeddedPglite(orm);
+  if (!pglite) throw new Error('neither a database URL nor PGlite');
+  let opened!: () => void;
+  const open = new Promise<void>((resolve) => (opened = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
+  const transaction = pglite.transaction(async () => {
+    opened();
+    await released;
+  });
+  await open;
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const lock = pglite._runExclusiveTransaction.bind(pglite);
+  pglite._runExclusiveTransaction = <T>(work: () => Promise<T>) => (arrive(), lock(work));
+  return {
+    arrived,
+    release: async () => {
+      pglite._runExclusiveTransaction = lock;
+      release();
+      await transaction;
+    },
+  };
+}
+
+it('a job whose lookup is in flight when close begins is unlocked by the close and never runs', async () => {
+  const jobs = await store();
+  const reader = await store();
+  onTestFinished(() => reader.close(0));
+  const runs: string[] = [];
+  jobs.agenda.define('unlock.in-flight', async () => {
+    runs.push('ran');
+  });
+  await jobs.agenda.schedule(new Date(), 'unlock.in-flight');
+
+  // Agenda's first scan sends its lookup while the table is held: it answers only after the close has begun.
+  const held = await holdJobTable();
+  await jobs.agenda.start();
+  await held.arrived;
+  const closed = jobs.close(0);
+  await held.release();
+  await closed;
+
+  const [job] = (await reader.agenda.queryJobs({ name: 'unlock.in-flight' })).jobs;
+  // Before: locked by the lookup after stop had worked out what to unlock, out of every worker's reach for the lock
+  // lifetime (2 min).
+  expect(job?.lockedAt ?? null).toBeNull();
+  expect(runs).toEqual([]);
+  // An unlock Agenda asks after the close (a job it held turning out due later, the clock moved back) neither runs on
+  // the ended pool nor rejects.
+  await expect(jobs.agenda.db.unlockJob({ ...job!, lockedAt: new Date() })).resolves.toBeUndefined();
+});
+
+it('a job whose lookup answered just as close began is not left locked: Agenda holds it before stop looks', async () => {
+  const jobs = await store();
+  const reader = await store();
+  onTestFinished(() => reader.close(0));
+  jobs.agenda.define('unlock.just-found', async () => {});
+  await jobs.agenda.schedule(new Date(), 'unlock.just-found');
+  const repository = jobs.agenda.db;
+  const lookup = repository.getNextJobToRun.bind(repository);
+  let begun!: (close: { closed: Promise<void> }) => void;
+  const closeBegun = new Promise<{ closed: Promise<void> }>((resolve) => (begun = resolve));
+  // The close begins in the microtasks that carry the lookup's answer to Agenda, before Agenda holds the job.
   repository.getNextJobToRun = async (...args) => {
     const job = await lookup(...args);
-    found();
-    await released;
+    if (job) begun({ closed: jobs.close(10_000) });
     return job;
   };
-  const unlock = repository.unlockJob.bind(repository);
-  let asked!: (call: { unlock: Promise<void> }) => void;
-  const unlockAsked = new Promise<{ unlock: Promise<void> }>((resolve) => (asked = resolve));
-  repository.unlockJob = (job) => {
-    const call = unlock(job);
-    asked({ unlock: call });
-    return call;
-  };
-
   await jobs.agenda.start();
-  await lookedUp;
-  await jobs.close(0);
-  // A day back: the job Agenda now processes is due more than processEvery from now, so Agenda unlocks it.
-  vi.useFakeTimers({ toFake: ['Date'] });
-  onTestFinished(() => void vi.useRealTimers());
-  vi.setSystemTime(Date.now() - 86_400_000);
-  release();
-  // Before: the unlock ran on the ended pool and rejected ("Cannot use a pool after calling end on the pool").
-  await expect((await unlockAsked).unlock).resolves.toBeUndefined();
+  await (await closeBegun).closed;
+
+  const [job] = (await reader.agenda.queryJobs({ name: 'unlock.just-found' })).jobs;
+  // Without letting those microtasks run before stop: stop missed the job, and Agenda then held it, locked, not run.
+  expect(job?.lockedAt ?? null).toBeNull();
 });
 
 it('close unlocks the jobs this worker locked but had not started, and lets the running one finish', async () => {
