@@ -21,9 +21,21 @@ export interface JobStoreOptions {
   processEvery?: number;
   /** A job whose worker stopped touching it for this long is taken by another worker. */
   lockLifetimeMs?: number;
-  /** Connection failures the job store reports on its own (not in answer to a call). */
-  onError?: (error: unknown) => void;
+  /** Failures the job store reports on its own (not in answer to a call), with what failed. */
+  onError?: (error: unknown, failure: JobStoreFailure) => void;
 }
+
+/**
+ * What failed: the job store's connection (its pool, the LISTEN channel), or an unlock of a job this worker had locked
+ * (the job then stays locked until its lock lifetime ends, and waits that long for another worker).
+ */
+export type JobStoreFailure = 'connection' | 'unlock';
+
+/** The log message of each failure. */
+export const JOB_STORE_FAILURE_MESSAGES: Record<JobStoreFailure, string> = {
+  connection: 'job store connection failed',
+  unlock: 'job store could not unlock a job: it stays locked until its lock lifetime ends',
+};
 
 export interface JobStore {
   agenda: Agenda;
@@ -90,8 +102,8 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   // Our own pool, so a connection dropped while idle (a database restart) is logged instead of crashing the process.
   // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.
   const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: 5_000 });
-  pool.on('error', (error) => options.onError?.(error));
-  const repository = new SettlingJobRepository({ pool, tableName: JOBS_TABLE, ensureSchema: false }, (error) => options.onError?.(error));
+  pool.on('error', (error) => options.onError?.(error, 'connection'));
+  const repository = new SettlingJobRepository({ pool, tableName: JOBS_TABLE, ensureSchema: false }, (error) => options.onError?.(error, 'unlock'));
   // What the backend's PostgresBackend is, but with our repository (it builds its own); its channel is replaced below and
   // its job log is not used.
   const backend: AgendaBackend = {
@@ -106,7 +118,7 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   const channel = socket ? undefined : new StoppingListenChannel({ pool });
   // The LISTEN connection reconnects by itself after a loss, and reports the loss as an 'error' event: heard here, so
   // a database restart is logged, not an uncaught exception.
-  channel?.on('error', (error) => options.onError?.(error));
+  channel?.on('error', (error) => options.onError?.(error, 'connection'));
   const agenda = new Agenda({
     backend,
     notificationChannel: channel,

@@ -38,7 +38,7 @@ import { newEventId } from '../adapters/webhooks/standard-webhooks.ts';
 import { createWebhookService } from '../adapters/webhooks/webhook-service.ts';
 import { createWebhookSecrets, loadEncryptionKeys } from '../adapters/webhooks/webhook-secrets.ts';
 import { createJobs, type Jobs } from '../jobs/jobs.ts';
-import { openJobStore, type JobStore } from '../jobs/job-store.ts';
+import { JOB_STORE_FAILURE_MESSAGES, openJobStore, type JobStore } from '../jobs/job-store.ts';
 import { createDashboard } from '../dashboard/dashboard.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
@@ -202,7 +202,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       mongodbUrl: config.mongodbUrl,
       processEvery: options.jobs?.processEvery,
       lockLifetimeMs: options.jobs?.lockLifetimeMs,
-      onError: (error) => logger.error({ err: error }, 'job store connection failed'),
+      onError: (error, failure) => logger.error({ err: error }, JOB_STORE_FAILURE_MESSAGES[failure]),
     });
     cleanups.unshift({ step: 'job store', run: () => jobStore.close(DRAIN_MS) });
     const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));

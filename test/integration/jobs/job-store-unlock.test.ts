@@ -27,22 +27,24 @@ async function store(options: Partial<JobStoreOptions> = {}) {
   return openJobStore({ ...database, processEvery: 60_000, ...options });
 }
 
-it('an unlock that fails is reported to onError and does not reject', async () => {
+it('an unlock that fails is reported to onError, as an unlock (its own log message), and does not reject', async () => {
   const errors: unknown[] = [];
-  const jobs = await store({ onError: (error) => errors.push(error) });
+  const jobs = await store({ onError: (error, failure) => errors.push([failure, error]) });
   onTestFinished(() => jobs.close(0));
   // Not a uuid: the database refuses the statement.
   const unlock = jobs.agenda.db.unlockJob({ _id: 'not-a-uuid', name: 'unlock.fails' } as unknown as JobParameters);
   await expect(unlock).resolves.toBeUndefined();
-  expect(errors).toEqual([expect.objectContaining({ message: expect.stringContaining('uuid') })]);
+  // Before: logged as "job store connection failed", as the pool's and the LISTEN channel's failures are.
+  expect(errors).toEqual([['unlock', expect.objectContaining({ message: expect.stringContaining('uuid') })]]);
 });
 
-it('an unlock of the jobs left at stop that fails is reported to onError and does not reject (close goes on)', async () => {
+it('an unlock of the jobs left at stop that fails is reported to onError, as an unlock, and does not reject (close goes on)', async () => {
   const errors: unknown[] = [];
-  const jobs = await store({ onError: (error) => errors.push(error) });
+  const jobs = await store({ onError: (error, failure) => errors.push([failure, error]) });
   onTestFinished(() => jobs.close(0));
   await expect(jobs.agenda.db.unlockJobs(['not-a-uuid'])).resolves.toBeUndefined();
-  expect(errors).toEqual([expect.objectContaining({ message: expect.stringContaining('uuid') })]);
+  // Before: logged as "job store connection failed", as the pool's and the LISTEN channel's failures are.
+  expect(errors).toEqual([['unlock', expect.objectContaining({ message: expect.stringContaining('uuid') })]]);
 });
 
 interface HeldJobTable {

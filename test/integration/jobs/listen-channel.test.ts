@@ -40,8 +40,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the job store LISTEN channel, clo
 
   it('closes once a reconnect under way has won its connection, and leaves nothing listening', async () => {
     const errors: string[] = [];
+    const failures = new Set<string>();
     // Nothing to poll for: the only new connection after the kill is the LISTEN channel's reconnect.
-    const store = await openJobStore({ databaseUrl: proxy.through(db.databaseUrl!), processEvery: 3_600_000, onError: (error) => errors.push(String(error)) });
+    const store = await openJobStore({
+      databaseUrl: proxy.through(db.databaseUrl!),
+      processEvery: 3_600_000,
+      onError: (error, failure) => {
+        errors.push(String(error));
+        failures.add(failure);
+      },
+    });
     await store.agenda.start();
     const reconnect = proxy.holdNext();
     expect(await killConnections()).toBe(1);
@@ -57,6 +65,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the job store LISTEN channel, clo
     const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'LISTEN%' and state = 'idle'`);
     expect(rows[0]!.n).toBe(0);
     expect(errors.filter((message) => message.includes('after calling end'))).toEqual([]);
+    // The lost LISTEN connection is reported as the connection's failure.
+    expect([...failures]).toEqual(['connection']);
   }, 20_000);
 
   it('does not try again after a disconnect when the reconnect under way fails', async () => {
