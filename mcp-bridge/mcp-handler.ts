@@ -7,6 +7,7 @@ import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelo
 import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
+import { inheritedToolCalls } from './inherited-tool-names.ts';
 import { buildMcpServer } from './mcp-server.ts';
 import type { McpOAuth } from './mcp-oauth.ts';
 
@@ -32,6 +33,35 @@ function missingScopeOf(body: string, operations: readonly OperationSpec[], prin
   const op = operations.find((candidate) => candidate.tool === message.params?.name);
   if (!op || op.scopes.length === 0) return undefined;
   return op.scopes.some((scope) => grants(principal.scopes, scope)) ? undefined : op;
+}
+
+/** A POST's JSON body; undefined for none, or one that does not parse (the SDK answers that). */
+async function jsonBodyOf(request: Request): Promise<unknown> {
+  if (request.method !== 'POST') return undefined;
+  try {
+    return JSON.parse(await request.clone().text()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The SDK's answers to the rest of a batch, with ours to its calls of inherited tool names (inherited-tool-names.ts)
+ * added in the same form: events of its stream (2025-era batches are answered as one), or members of its JSON array.
+ */
+async function withAnswers(response: Response, answers: unknown[]): Promise<Response> {
+  // Notifications alone get no answer (202): ours are then the batch's only answers.
+  if (response.status === 202) return Response.json(answers);
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || !(type.startsWith('text/event-stream') || type.startsWith('application/json'))) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  if (type.startsWith('text/event-stream')) {
+    const events = answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join('');
+    return new Response((await response.text()) + events, { status: response.status, headers });
+  }
+  const rest = (await response.json()) as unknown;
+  return Response.json([...(Array.isArray(rest) ? rest : [rest]), ...answers], { status: response.status, headers });
 }
 
 /**
@@ -78,9 +108,12 @@ export function createMcpBridge(
           const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
           return { ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } };
         }
-        return await handler.fetch(request, {
-          authInfo: { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } },
-        });
+        const authInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } };
+        const body = await jsonBodyOf(request);
+        const inherited = body === undefined ? undefined : inheritedToolCalls(body);
+        if (!inherited) return await handler.fetch(request, { authInfo });
+        if (inherited.rest === undefined) return Response.json(Array.isArray(body) ? inherited.answers : inherited.answers[0]);
+        return await withAnswers(await handler.fetch(request, { authInfo, parsedBody: inherited.rest }), inherited.answers);
       } catch (error) {
         if (error instanceof OAuthError) {
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -83,5 +84,54 @@ describe('MCP tool listing', () => {
     expect(search.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'] });
     for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
     expect(tools.find((tool) => tool.name === 'whoami')!.description).toContain('Free; rate-limit weight 1.');
+  });
+});
+
+describe('a tools/call naming no tool', () => {
+  /** The JSON-RPC answer of a POST: its JSON, or its events' (an array for a batch, which comes as a stream). */
+  async function answers(res: Response): Promise<unknown> {
+    const text = await res.text();
+    if (text.startsWith('{') || text.startsWith('[')) return JSON.parse(text);
+    const events = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as unknown);
+    return events.length === 1 ? events[0] : events;
+  }
+  const named = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+
+  it('answers the unknown-tool error for names a plain object inherits, as for any other unknown name', async () => {
+    for (const version of [undefined, '2025-11-25']) {
+      const unknown = await answers(await post(named(1, 'no_such_tool'), version));
+      expect(unknown).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Tool no_such_tool not found' } });
+      for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        const res = await post(named(2, name), version);
+        expect([name, version, res.status]).toEqual([name, version, 200]);
+        // Before: "Tool __proto__ disabled" (the SDK looks tools up in a plain object).
+        expect([name, version, await answers(res)]).toEqual([name, version, { jsonrpc: '2.0', id: 2, error: { code: -32602, message: `Tool ${name} not found` } }]);
+        expect(res.headers.get('x-credits-charged')).toBe('0');
+      }
+    }
+  });
+
+  it('is the same error to the official client, on the 2026-07-28 protocol and the 2025 one', async () => {
+    for (const mode of ['auto', 'legacy'] as const) {
+      const client = await connectMcp(svc.url, key, mode);
+      const refusal = (name: string) => client.callTool({ name, arguments: {} }).then(
+        () => 'answered',
+        (error: { code?: number; message?: string }) => [error.code, error.message?.replace(name, '<name>')],
+      );
+      const unknown = await refusal('no_such_tool');
+      expect(unknown).toEqual([-32602, expect.stringContaining('Tool <name> not found')]);
+      for (const name of ['__proto__', 'constructor', 'toString']) expect([mode, name, await refusal(name)]).toEqual([mode, name, unknown]);
+      await client.close();
+    }
+  });
+
+  it('answers it within a batch too, beside the other calls (protocol versions that still allow batches)', async () => {
+    const res = await post([call(1), named(2, '__proto__'), named(3, 'no_such_tool')]);
+    expect(res.status).toBe(200);
+    const batch = (await answers(res)) as Array<{ id: number; result?: { isError?: boolean }; error?: unknown }>;
+    expect(batch.map((answer) => answer.id).sort()).toEqual([1, 2, 3]);
+    expect(batch.find((answer) => answer.id === 1)?.result?.isError).toBeFalsy();
+    expect(batch.find((answer) => answer.id === 2)?.error).toEqual({ code: -32602, message: 'Tool __proto__ not found' });
+    expect(batch.find((answer) => answer.id === 3)?.error).toEqual({ code: -32602, message: 'Tool no_such_tool not found' });
   });
 });
