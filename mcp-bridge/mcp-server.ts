@@ -131,11 +131,13 @@ export function buildMcpServer(
       const { maxCredits, dryRun, ...own } = (raw ?? {}) as Record<string, unknown>;
       // Only billed tools take the call options; on a free one they are unknown arguments like any other.
       const args = isBilled(op) ? own : ((raw ?? {}) as Record<string, unknown>);
-      // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns.
-      const unknown = Object.keys(args).find((name) => !(name in op.input.shape));
+      // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns. Own
+      // members only: the shape is a plain object, which inherits `constructor` and `toString`.
+      const known = (name: string) => Object.hasOwn(op.input.shape, name);
+      const unknown = Object.keys(args).find((name) => !known(name));
       // Command-line clients infer types: an all-digit id arrives as a number where the input is a digit string.
       for (const [name, value] of Object.entries(args)) {
-        if (typeof value === 'number' && name in op.input.shape && def(unwrap(op.input.shape[name] as z.ZodType).base).type === 'string') args[name] = String(value);
+        if (typeof value === 'number' && known(name) && def(unwrap(op.input.shape[name] as z.ZodType).base).type === 'string') args[name] = String(value);
       }
       if (unknown !== undefined) {
         return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });

@@ -70,6 +70,24 @@ describe('the /mcp transport', () => {
   });
 });
 
+describe('an MCP argument named like a member a plain object inherits', () => {
+  it('is refused by name as an unknown argument, as on REST', async () => {
+    for (const [name, value] of [['constructor', 1], ['toString', 'x'], ['hasOwnProperty', true]] as const) {
+      const res = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_microblog_user', arguments: { user: 'simdevs', [name]: value } } });
+      const text = await res.text();
+      const message = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:'))!.slice(5));
+      // Before: passed as known arguments (`constructor` then answered a TypeError's text, "Cannot read properties of
+      // undefined").
+      expect([name, message.result.isError, message.result.structuredContent?.error]).toEqual([
+        name,
+        true,
+        expect.objectContaining({ code: 'invalid_request', message: `Unknown argument '${name}'.`, details: { field: name } }),
+      ]);
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+    }
+  });
+});
+
 describe('MCP tool listing', () => {
   it('gives every tool a title, hints, an output schema and its price', async () => {
     const res = await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
