@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { setImmediate as afterMicrotasks } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -46,17 +45,6 @@ export interface JobStore {
 /** Pool connections each worker opens to the job store; the PGlite socket must accept all of them. */
 const POOL_MAX = 4;
 
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Agenda (6.2.6) has two shutdowns: drain waits for the running jobs, stop unlocks the jobs this worker locked but has
  * not started and starts no more. Drain ends by discarding its job processor, so a stop after it does nothing and those
@@ -94,10 +82,10 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
   let connectionString = options.databaseUrl;
   if (!connectionString) {
     if (!options.pglite) throw new Error('openJobStore needs a database URL, a PGlite instance or a MongoDB URL');
-    const port = await freeLoopbackPort();
-    socket = new PGLiteSocketServer({ db: socketServedPglite(options.pglite), host: '127.0.0.1', port, maxConnections: POOL_MAX + 1 });
+    // Port 0: the OS gives the listener a free port, which it holds from then on (getServerConn reads it back).
+    socket = new PGLiteSocketServer({ db: socketServedPglite(options.pglite), host: '127.0.0.1', port: 0, maxConnections: POOL_MAX + 1 });
     await socket.start();
-    connectionString = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    connectionString = `postgres://postgres@${socket.getServerConn()}/postgres`;
   }
   // Our own pool, so a connection dropped while idle (a database restart) is logged instead of crashing the process.
   // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.
