@@ -1,24 +1,57 @@
-import { createMcpHandler, OAuthError } from '@modelcontextprotocol/server';
+import { createMcpHandler, OAuthError, type AuthInfo } from '@modelcontextprotocol/server';
 import { grants } from '../adapters/identity/scopes.ts';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
 import { buildMcpServer } from './mcp-server.ts';
 import type { McpOAuth } from './mcp-oauth.ts';
+import type { OpenStreams } from './open-streams.ts';
 
 /** Protocol versions from which MCP has no JSON-RPC batches (dated versions compare as text). */
 const NO_BATCHES_FROM = '2025-06-18';
 
 /** A JSON array body under a protocol version that no longer allows batching. */
-async function isRefusedBatch(request: Request): Promise<boolean> {
+function isRefusedBatch(request: Request, body: string): boolean {
   const version = request.headers.get('mcp-protocol-version');
   if (!version || version < NO_BATCHES_FROM || request.method !== 'POST') return false;
-  return (await request.clone().text()).trimStart().startsWith('[');
+  return body.trimStart().startsWith('[');
+}
+
+/** Whether an MCP request opens a long-lived `subscriptions/listen` stream. */
+export function isSubscriptionStream(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { method?: unknown }).method === 'subscriptions/listen';
+  } catch {
+    return false;
+  }
+}
+
+/** The stream's body, calling `ended` once it ends, however it ends (closed by the server, cancelled by the client). */
+function endingWith(body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        ended();
+        controller.close();
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** The operation a `tools/call` names, when the caller holds none of the scopes it accepts. */
@@ -72,7 +105,7 @@ export function createMcpBridge(
   operations: readonly OperationSpec[],
   executor: OperationExecutor,
   info: { name: string; version: string },
-  options: { allowedOrigins: ReadonlySet<string>; oauth: () => McpOAuth | undefined },
+  options: { allowedOrigins: ReadonlySet<string>; oauth: () => McpOAuth | undefined; streams: OpenStreams },
 ) {
   const handler = createMcpHandler(
     (mcpCtx) => {
@@ -84,6 +117,31 @@ export function createMcpBridge(
     // One JSON answer after the tool has run, so the HTTP response can carry the call's credit headers.
     { responseMode: 'json' },
   );
+
+  /** A `subscriptions/listen` stream: it takes one of the key's places and spends rate-limit weight, or is refused. */
+  const openStream = async (request: Request, principal: Principal, ctx: RequestContext, authInfo: AuthInfo): Promise<Response | EnvelopeResponse> => {
+    const slot = options.streams.open(principal);
+    if ('refused' in slot) {
+      const message = `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
+      const envelope = errorEnvelope(ctx.requestId, 'rate_limited', message, { reason: 'too_many_streams', limit: slot.limit, per: slot.refused });
+      return { ...envelope, headers: { 'retry-after': String(SUBSCRIPTION_STREAMS.retryAfterSeconds), 'x-credits-charged': '0' } };
+    }
+    let response: Response;
+    try {
+      await ctx.deps.rateLimits.consume(principal, SUBSCRIPTION_STREAMS.rateLimitWeight);
+      // The SDK ends the stream when this signal aborts: its key changed or expired (open-streams.ts).
+      response = await handler.fetch(new Request(request, { signal: slot.signal }), { authInfo });
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      slot.release();
+      return response;
+    }
+    return new Response(endingWith(response.body, slot.release), response);
+  };
+
   return {
     async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {
       // Streamable HTTP: a browser page of an origin not allowed must not drive the server (DNS rebinding).
@@ -91,7 +149,8 @@ export function createMcpBridge(
       if (origin !== null && !options.allowedOrigins.has(origin)) {
         return { status: 403, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed: the operator lists allowed origins in SVC_MCP_ALLOWED_ORIGINS.` } } };
       }
-      if (await isRefusedBatch(request)) {
+      const body = request.method === 'POST' ? await request.clone().text() : '';
+      if (isRefusedBatch(request, body)) {
         return { status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } };
       }
       const oauth = options.oauth();
@@ -102,17 +161,18 @@ export function createMcpBridge(
         }
         const principal = await authenticate(ctx);
         // A connection asking for a tool beyond its grant is told which scopes to ask for (step-up, RFC 6750 §3.1).
-        const beyondGrant = oauth && principal.kind === 'mcp_connection' ? missingScopeOf(await request.clone().text(), operations, principal) : undefined;
+        const beyondGrant = oauth && principal.kind === 'mcp_connection' ? missingScopeOf(body, operations, principal) : undefined;
         if (beyondGrant && oauth) {
           const message = `This connection lacks the scope ${beyondGrant.scopes.join(' or ')} needed by ${beyondGrant.operationId}: approve it again with that access ticked.`;
           const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
           return { ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } };
         }
-        const authInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } };
-        const body = await jsonBodyOf(request);
-        const inherited = body === undefined ? undefined : inheritedToolCalls(body);
+        const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } };
+        if (isSubscriptionStream(body)) return await openStream(request, principal, ctx, authInfo);
+        const parsed = await jsonBodyOf(request);
+        const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
         if (!inherited) return await handler.fetch(request, { authInfo });
-        if (inherited.rest === undefined) return Response.json(Array.isArray(body) ? inherited.answers : inherited.answers[0]);
+        if (inherited.rest === undefined) return Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]);
         return await withAnswers(await handler.fetch(request, { authInfo, parsedBody: inherited.rest }), inherited.answers);
       } catch (error) {
         if (error instanceof OAuthError) {
@@ -123,7 +183,9 @@ export function createMcpBridge(
         const failure = toCatalogueError(error);
         if (!isServiceError(failure)) throw error;
         const envelope = errorEnvelope(ctx.requestId, failure.extensions.code, failure.message, failure.extensions.details);
-        if (failure.extensions.code !== 'unauthenticated' || !oauth) return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
+        // A refusal's own headers (a rate limit's Retry-After) go with it.
+        if (failure.extensions.code !== 'unauthenticated') return { ...envelope, headers: { ...failure.extensions.http.headers, 'x-credits-charged': '0' } };
+        if (!oauth) return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
         const challenge = ctx.authorization !== undefined ? oauth.refusal('invalid_token', failure.message) : oauth.challenge();
         return { ...envelope, headers: { 'www-authenticate': challenge, 'x-credits-charged': '0' } };
       }

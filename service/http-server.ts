@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Dashboard } from '../dashboard/dashboard.ts';
-import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
+import { isSubscriptionStream, type createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
@@ -158,15 +159,6 @@ function send(res: ServerResponse, requestId: string, response: EnvelopeResponse
   writeWhole(res, response.status, JSON.stringify(response.body), { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId }, extraHeaders, response.headers);
 }
 
-/** Whether an MCP request opens a long-lived `subscriptions/listen` stream, which must not be buffered. */
-function isSubscriptionStream(body: string): boolean {
-  try {
-    return (JSON.parse(body) as { method?: unknown }).method === 'subscriptions/listen';
-  } catch {
-    return false;
-  }
-}
-
 function toWebRequest(req: IncomingMessage, body: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -192,8 +184,9 @@ async function sendWeb(res: ServerResponse, response: Response, headers: () => P
   response.headers.forEach((value, name) => (outgoing[name] = value));
   if (stream && response.body instanceof ReadableStream) {
     res.writeHead(response.status, { ...outgoing, ...(await headers()) });
-    await new Promise<void>((resolve, reject) => {
-      Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+    // A client going away cancels the stream (which gives its place back, mcp-bridge/open-streams.ts): not a failure.
+    await pipeline(Readable.fromWeb(response.body as never), res).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
     });
     return;
   }

@@ -42,6 +42,7 @@ import { JOB_STORE_FAILURE_MESSAGES, openJobStore, type JobStore } from '../jobs
 import { createDashboard } from '../dashboard/dashboard.ts';
 import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
+import { createOpenStreams } from '../mcp-bridge/open-streams.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../adapters/oauth/connection-store.ts';
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
@@ -54,6 +55,7 @@ import { dashboardApprovalPeople } from './approval-people.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
+import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
 import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
@@ -176,8 +178,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // MCP connections' access tokens, forgotten with their connection (docs/hot-path.md).
     const tokenCache = new KeyCache<VerifiedAccessToken>({ enabled: false });
     const following = keyCachesFollowing(keyCache, tokenCache);
+    const mcpStreams = createOpenStreams({ now, maxPerKey: SUBSCRIPTION_STREAMS.maxOpenPerKey, maxPerWorkspace: SUBSCRIPTION_STREAMS.maxOpenPerWorkspace });
+    cleanups.push({ step: 'MCP stream expiry', run: () => mcpStreams.close() });
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
-    const feed = { ...following, lost: () => (following.lost(), leases.suspend()) };
+    // MCP streams end with their key's change, and all of them whenever changes may have been missed.
+    const feed = {
+      changed: (keyId: string) => (following.changed(keyId), mcpStreams.keyChanged(keyId)),
+      lost: () => (following.lost(), leases.suspend(), mcpStreams.endAll()),
+      listening: () => (following.listening(), mcpStreams.endAll()),
+    };
     const pglite = await embeddedPglite(orm);
     const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed, { settings: tierSettings(config.tiers) });
     cleanups.unshift({ step: 'key change feed', run: () => keyChanges.close() });
@@ -276,7 +285,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     let mcpOAuth: McpOAuth | undefined;
     let oauthRoutes: OAuthRoutes | undefined;
     let provider: Provider | undefined;
-    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins, oauth: () => mcpOAuth });
+    const mcp = createMcpBridge(OPERATIONS, executor, { name: SERVICE_NAME, version }, { allowedOrigins: config.mcpAllowedOrigins, oauth: () => mcpOAuth, streams: mcpStreams });
     cleanups.unshift({ step: 'MCP server', run: () => mcp.close() });
     const server = createHttpServer({
       deps,

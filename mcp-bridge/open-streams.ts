@@ -1,0 +1,88 @@
+import type { Principal } from '../core/request-context.ts';
+
+/** How often streams are checked against their credential's expiry. */
+const EXPIRY_SWEEP_MS = 1_000;
+
+/** One open stream's place: `signal` aborts when the stream must end; `release` gives the place back once it has. */
+export interface StreamSlot {
+  readonly signal: AbortSignal;
+  release(): void;
+}
+
+export type StreamAdmission = StreamSlot | { refused: 'key' | 'workspace'; limit: number };
+
+/**
+ * The `subscriptions/listen` streams open on this instance, by key and by workspace: bounded, and ended when their
+ * credential is no longer good. A change to a key (revoked, expiry or scopes changed, deleted, one of its connection's
+ * tokens revoked) ends every stream of that key, its client opens it again and is authenticated afresh; a stream also
+ * ends when its key or access token expires, by the injected clock.
+ */
+export interface OpenStreams {
+  open(principal: Principal): StreamAdmission;
+  /** The key change feed heard that this key changed. */
+  keyChanged(keyId: string): void;
+  /** Changes may have been missed (the feed was lost, or is back after being lost): every stream ends. */
+  endAll(): void;
+  /** Ends the streams whose credential has expired; runs every second on its own. */
+  sweep(): void;
+  readonly size: number;
+  close(): void;
+}
+
+interface Entry {
+  keyId: string;
+  workspaceId: string;
+  expiresAt: Date | null;
+  controller: AbortController;
+}
+
+export function createOpenStreams(options: { now: () => Date; maxPerKey: number; maxPerWorkspace: number }): OpenStreams {
+  const entries = new Set<Entry>();
+  const perKey = new Map<string, number>();
+  const perWorkspace = new Map<string, number>();
+  const count = (map: Map<string, number>, id: string, by: number) => {
+    const next = (map.get(id) ?? 0) + by;
+    if (next === 0) map.delete(id);
+    else map.set(id, next);
+  };
+  const remove = (entry: Entry) => {
+    if (!entries.delete(entry)) return;
+    count(perKey, entry.keyId, -1);
+    count(perWorkspace, entry.workspaceId, -1);
+  };
+  // The place is given back at once: the stream's own teardown follows the abort.
+  const end = (entry: Entry) => {
+    remove(entry);
+    entry.controller.abort();
+  };
+  const timer = setInterval(() => sweep(), EXPIRY_SWEEP_MS).unref();
+  const sweep = () => {
+    const nowMs = options.now().getTime();
+    for (const entry of entries) if (entry.expiresAt !== null && entry.expiresAt.getTime() <= nowMs) end(entry);
+  };
+  return {
+    open(principal) {
+      if ((perKey.get(principal.keyId) ?? 0) >= options.maxPerKey) return { refused: 'key', limit: options.maxPerKey };
+      if ((perWorkspace.get(principal.workspaceId) ?? 0) >= options.maxPerWorkspace) return { refused: 'workspace', limit: options.maxPerWorkspace };
+      const entry: Entry = { keyId: principal.keyId, workspaceId: principal.workspaceId, expiresAt: principal.expiresAt, controller: new AbortController() };
+      entries.add(entry);
+      count(perKey, entry.keyId, 1);
+      count(perWorkspace, entry.workspaceId, 1);
+      return { signal: entry.controller.signal, release: () => remove(entry) };
+    },
+    keyChanged(keyId) {
+      if (!perKey.has(keyId)) return;
+      for (const entry of entries) if (entry.keyId === keyId) end(entry);
+    },
+    endAll() {
+      for (const entry of entries) end(entry);
+    },
+    sweep,
+    get size() {
+      return entries.size;
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}

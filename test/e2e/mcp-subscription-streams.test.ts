@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTION_STREAMS } from '../../schema/catalogue/mcp-streams.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * MCP `subscriptions/listen` streams over HTTP (docs/mcp-auth.md "Subscription streams"): capped per key, weighed
+ * against the rate limit, and ended when their key is revoked.
+ */
+const CEILING = 14;
+let svc: TestService;
+const opened: AbortController[] = [];
+
+beforeAll(async () => {
+  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: CEILING } } });
+});
+afterAll(async () => {
+  for (const controller of opened) controller.abort();
+  await svc?.close();
+});
+
+const LISTEN = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'subscriptions/listen',
+  params: {
+    notifications: { toolsListChanged: true },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+
+/** Opens a stream and reads its first event (the acknowledgement); a refusal is read whole. */
+async function listen(key: string) {
+  const controller = new AbortController();
+  opened.push(controller);
+  const res = await fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': 'subscriptions/listen',
+      'mcp-protocol-version': '2026-07-28',
+    },
+    body: LISTEN,
+  });
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) return { res, body: await res.json(), controller };
+  const reader = res.body!.getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  return { res, first, reader, controller };
+}
+
+/** Reads a stream until the server ends it. */
+async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  while (!(await reader.read()).done);
+}
+
+describe('MCP subscription streams', () => {
+  it(`opens at most ${SUBSCRIPTION_STREAMS.maxOpenPerKey} per key, then refuses with 429 and Retry-After, spending no weight`, async () => {
+    const { key, workspaceId } = await svc.newKey();
+    for (let i = 0; i < SUBSCRIPTION_STREAMS.maxOpenPerKey; i++) {
+      const stream = await listen(key);
+      expect(stream.res.status).toBe(200);
+      expect(stream.first).toContain('notifications/subscriptions/acknowledged');
+    }
+    const refused = await listen(key);
+    expect(refused.res.status).toBe(429);
+    expect(refused.res.headers.get('retry-after')).toBe(String(SUBSCRIPTION_STREAMS.retryAfterSeconds));
+    expect(refused.res.headers.get('x-credits-charged')).toBe('0');
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'too_many_streams', limit: SUBSCRIPTION_STREAMS.maxOpenPerKey, per: 'key' } });
+    // Another key of the same workspace still opens one: the cap is the key's.
+    const other = await svc.newKey({ workspaceId });
+    expect((await listen(other.key)).res.status).toBe(200);
+  });
+
+  it('frees a slot when its client goes away', async () => {
+    const { key } = await svc.newKey();
+    const streams = [];
+    for (let i = 0; i < SUBSCRIPTION_STREAMS.maxOpenPerKey; i++) streams.push(await listen(key));
+    expect((await listen(key)).res.status).toBe(429);
+    streams[0]!.controller.abort();
+    await expect.poll(async () => (await listen(key)).res.status).toBe(200);
+  });
+
+  it('spends rate-limit weight on each stream opened', async () => {
+    const { key } = await svc.newKey();
+    for (let i = 0; i < 4; i++) expect((await listen(key)).res.status).toBe(200);
+    const spent = 4 * SUBSCRIPTION_STREAMS.rateLimitWeight;
+    for (let i = spent; i < CEILING; i++) expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(200);
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(429);
+    const refused = await listen(key);
+    expect(refused.res.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('ends an open stream when its key is revoked', async () => {
+    const { key, keyId } = await svc.newKey();
+    const stream = await listen(key);
+    expect(stream.res.status).toBe(200);
+    expect((await svc.operator('POST', `/operator/keys/${keyId}/revoke`)).status).toBe(200);
+    await readToEnd(stream.reader!);
+    expect((await listen(key)).res.status).toBe(401);
+  });
+});

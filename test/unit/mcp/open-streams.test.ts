@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../../../core/request-context.ts';
+import { createOpenStreams, type OpenStreams, type StreamAdmission, type StreamSlot } from '../../../mcp-bridge/open-streams.ts';
+
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+let nowMs = T0;
+let streams: OpenStreams;
+
+const principal = (keyId: string, workspaceId = `ws-${keyId}`, expiresAt: Date | null = null): Principal => ({
+  keyId,
+  workspaceId,
+  expiresAt,
+  label: 'live',
+  scopes: [],
+  createdAt: new Date(T0),
+});
+
+function slot(admission: StreamAdmission): StreamSlot {
+  if ('refused' in admission) throw new Error(`refused per ${admission.refused}`);
+  return admission;
+}
+
+function open(options = { maxPerKey: 2, maxPerWorkspace: 3 }): OpenStreams {
+  nowMs = T0;
+  streams = createOpenStreams({ now: () => new Date(nowMs), ...options });
+  return streams;
+}
+
+afterEach(() => streams?.close());
+
+describe('open MCP streams', () => {
+  it('refuses beyond the per-key bound, and beyond the per-workspace bound across keys', () => {
+    const s = open();
+    slot(s.open(principal('a', 'w')));
+    const second = slot(s.open(principal('a', 'w')));
+    expect(s.open(principal('a', 'w'))).toEqual({ refused: 'key', limit: 2 });
+    slot(s.open(principal('b', 'w')));
+    expect(s.open(principal('c', 'w'))).toEqual({ refused: 'workspace', limit: 3 });
+    // Another workspace is not held back.
+    slot(s.open(principal('d', 'v')));
+    second.release();
+    slot(s.open(principal('c', 'w')));
+  });
+
+  it('ends every stream of a changed key, and gives their places back', () => {
+    const s = open();
+    const a1 = slot(s.open(principal('a', 'w')));
+    const a2 = slot(s.open(principal('a', 'w')));
+    const b = slot(s.open(principal('b', 'w')));
+    s.keyChanged('a');
+    expect([a1.signal.aborted, a2.signal.aborted, b.signal.aborted]).toEqual([true, true, false]);
+    expect(s.size).toBe(1);
+    // The stream's own teardown releasing it later changes nothing.
+    a1.release();
+    expect(s.size).toBe(1);
+    slot(s.open(principal('a', 'w')));
+  });
+
+  it('ends a stream once its credential expires by the injected clock, not before', () => {
+    const s = open();
+    const expiring = slot(s.open(principal('a', 'w', new Date(T0 + 60_000))));
+    const lasting = slot(s.open(principal('b', 'w')));
+    nowMs = T0 + 59_999;
+    s.sweep();
+    expect(expiring.signal.aborted).toBe(false);
+    nowMs = T0 + 60_000;
+    s.sweep();
+    expect([expiring.signal.aborted, lasting.signal.aborted]).toEqual([true, false]);
+  });
+
+  it('ends every stream when changes may have been missed', () => {
+    const s = open();
+    const a = slot(s.open(principal('a')));
+    const b = slot(s.open(principal('b')));
+    s.endAll();
+    expect([a.signal.aborted, b.signal.aborted, s.size]).toEqual([true, true, 0]);
+  });
+});
