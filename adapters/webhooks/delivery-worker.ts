@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 import { toInt } from '../db/sql.ts';
+import { isDatabaseUnavailable } from '../db/connection-error.ts';
+import { logger } from '../logging/logger.ts';
 import type { DeliveryRow, WebhookRow, WebhookSecrets } from './webhook-service.ts';
 import { iso, json } from '../monitors/monitor-rows.ts';
 
@@ -47,6 +49,9 @@ export interface DeliveryWorker {
 
 const DEFAULT_LEASE_MS = 60_000;
 
+/** The error recorded for a failed attempt whose own details (the receiver's answer, its error) could not be stored. */
+export const UNSTORABLE_DETAILS = 'the attempt failed; its details could not be stored';
+
 type ClaimedRow = DeliveryRow & Pick<WebhookRow, 'url' | 'secret_ciphertext' | 'failing_since'> & { webhook_status: WebhookRow['status'] };
 
 /**
@@ -88,30 +93,28 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return row;
   }
 
-  async function attempt(row: ClaimedRow, trigger: AttemptTrigger): Promise<void> {
-    const payload = json<unknown>(row.payload);
-    const outcome = await options.send({
-      url: row.url,
-      secret: options.secrets.decrypt(row.secret_ciphertext),
-      eventId: row.event_id,
-      timestamp: clock(),
-      body: JSON.stringify(payload),
-    });
-    const now = clock();
-    const number = toInt(row.attempts) + 1;
-    const ok = options.policy.succeeded(outcome);
-    const failingSince = row.failing_since ? new Date(iso(row.failing_since)) : now;
-    const disable = !ok && options.policy.disables(outcome, failingSince, now);
-    // A redelivery that fails leaves a finished delivery as it was: it is one more attempt, not a new schedule.
-    const finished = trigger === 'redeliver' && (row.status === 'succeeded' || row.status === 'failed');
-    const next = ok || disable || finished ? null : options.policy.nextAttemptAt(number, outcome, now);
-    const status = ok ? 'succeeded' : finished ? row.status : next ? 'retrying' : 'failed';
-    // The attempt that disables the webhook ends its delivery, and says why it will not be retried.
-    const error = disable ? `${outcome.error}; the webhook is now disabled` : outcome.error;
+  /**
+   * Records one attempt and moves its delivery and webhook on, in one transaction. The attempt's number and the
+   * delivery's state are read under the delivery's lock, so a redelivery racing a scheduled attempt takes the next
+   * number rather than failing on the one taken.
+   */
+  async function record(row: ClaimedRow, trigger: AttemptTrigger, outcome: AttemptOutcome, now: Date): Promise<void> {
     await db.transaction(async (tx) => {
       // The webhook first, as a delete does (it then cascades to deliveries): the same order, so no deadlock.
-      const [present] = await tx.all(`select 1 from "webhook" where "id" = ? for update`, [row.webhook_id]);
-      if (!present) return;
+      const [webhook] = await tx.all<Pick<WebhookRow, 'failing_since'>>(`select "failing_since" from "webhook" where "id" = ? for update`, [row.webhook_id]);
+      if (!webhook) return;
+      const [delivery] = await tx.all<Pick<DeliveryRow, 'attempts' | 'status'>>(`select "attempts", "status" from "webhook_delivery" where "id" = ? for update`, [row.id]);
+      if (!delivery) return;
+      const number = toInt(delivery.attempts) + 1;
+      const ok = options.policy.succeeded(outcome);
+      const failingSince = webhook.failing_since ? new Date(iso(webhook.failing_since)) : now;
+      const disable = !ok && options.policy.disables(outcome, failingSince, now);
+      // A redelivery that fails leaves a finished delivery as it was: it is one more attempt, not a new schedule.
+      const finished = trigger === 'redeliver' && (delivery.status === 'succeeded' || delivery.status === 'failed');
+      const next = ok || disable || finished ? null : options.policy.nextAttemptAt(number, outcome, now);
+      const status = ok ? 'succeeded' : finished ? delivery.status : next ? 'retrying' : 'failed';
+      // The attempt that disables the webhook ends its delivery, and says why it will not be retried.
+      const error = disable ? `${outcome.error}; the webhook is now disabled` : outcome.error;
       await tx.all(
         `insert into "webhook_attempt" ("id", "delivery_id", "number", "trigger", "status_code", "error", "duration_ms", "response_excerpt", "created_at")
          values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -136,6 +139,30 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         );
       }
     });
+  }
+
+  async function attempt(row: ClaimedRow, trigger: AttemptTrigger): Promise<void> {
+    const payload = json<unknown>(row.payload);
+    const outcome = await options.send({
+      url: row.url,
+      secret: options.secrets.decrypt(row.secret_ciphertext),
+      eventId: row.event_id,
+      timestamp: clock(),
+      body: JSON.stringify(payload),
+    });
+    const now = clock();
+    try {
+      await record(row, trigger, outcome, now);
+    } catch (error) {
+      // Without its database nothing can be recorded: the lease runs out and the attempt is made again.
+      if (isDatabaseUnavailable(error)) throw error;
+      // Something the receiver sent could not be stored. The attempt is still counted, retried on the schedule and
+      // may disable the webhook: recorded with its verdict and status code, without the text. Not logged whole: the
+      // driver's error quotes the statement with its values.
+      logger.warn({ deliveryId: row.id, code: (error as { code?: unknown }).code }, 'webhook attempt recorded without its details: they could not be stored');
+      const failed = !options.policy.succeeded(outcome);
+      await record(row, trigger, { ...outcome, error: failed ? UNSTORABLE_DETAILS : null, responseExcerpt: null }, now);
+    }
   }
 
   return {

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { storableText } from '../db/storable-text.ts';
 import type { AttemptOutcome, SendEvent } from './delivery-worker.ts';
 import { destinationAgent } from './destination-agent.ts';
 import type { DestinationPolicy } from './destination.ts';
@@ -17,6 +18,7 @@ export function retryAfterMs(value: string | string[] | undefined, now: Date): n
   return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : null;
 }
 
+/** The answer's first bytes as storable text: invalid UTF-8 (a cut character too) and NULs read as U+FFFD. */
 async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -26,7 +28,7 @@ async function excerptOf(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
     if (size >= EXCERPT_BYTES) break;
   }
   body.destroy();
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+  return storableText(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'));
 }
 
 /**
@@ -56,12 +58,12 @@ export function createEventSender(policy: DestinationPolicy, options: { timeoutM
       const excerpt = await excerptOf(response.body);
       const status = response.statusCode;
       const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect to ${String(response.headers.location ?? '?')} not followed` : `HTTP ${status}`;
-      const outcome: AttemptOutcome = { statusCode: status, error, durationMs: elapsed(), responseExcerpt: excerpt || null, retryAfterMs: retryAfterMs(response.headers['retry-after'], clock()) };
+      const outcome: AttemptOutcome = { statusCode: status, error: error && storableText(error), durationMs: elapsed(), responseExcerpt: excerpt || null, retryAfterMs: retryAfterMs(response.headers['retry-after'], clock()) };
       return outcome;
     } catch (error) {
       const cause = (error as { cause?: Error }).cause ?? (error as Error);
       const message = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `timed out after ${timeoutMs} ms` : cause.message || String(error);
-      return { statusCode: null, error: message, durationMs: elapsed(), responseExcerpt: null, retryAfterMs: null };
+      return { statusCode: null, error: storableText(message), durationMs: elapsed(), responseExcerpt: null, retryAfterMs: null };
     }
   };
   return Object.assign(send, { close: () => agent.close() });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   svc = await startTestService({
     now: () => new Date(Date.now() + offsetMs),
-    tiers: { free: { maxWebhooks: 20, rateLimitPerMinute: 100_000 } },
+    tiers: { free: { maxWebhooks: 30, rateLimitPerMinute: 100_000 } },
     jobs: { processEvery: 100, deliverySweepMs: 50 },
     // Short enough for the silent receiver's test, long enough that a loaded machine's loopback answer is not a timeout.
     webhookTimeoutMs: 2_000,
@@ -213,6 +213,26 @@ describe('deliveries', () => {
     const silent = await createWebhook('/silent');
     const timedOut = (await svc.request('POST', `/v1/webhooks/${silent.id}/test`, { key })).body.data;
     expect(timedOut).toMatchObject({ status: 'retrying', lastStatusCode: null, lastError: 'timed out after 2000 ms' });
+  });
+
+  it('stores an answer with a NUL or invalid UTF-8 with U+FFFD in their place: the attempt is counted and retried', async () => {
+    receiver.answer('/nul', { status: 500, body: 'bad\u0000body' });
+    const invalid = Buffer.from([0x62, 0x61, 0x64, 0xff, 0xed, 0xa0, 0x80, 0x00]);
+    receiver.answer('/invalid-utf8', { status: 500, body: invalid });
+    for (const [path, excerpt] of [
+      ['/nul', 'bad\uFFFDbody'],
+      ['/invalid-utf8', 'bad\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD'],
+    ] as const) {
+      const hook = await createWebhook(path);
+      const sent = await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.data).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: 500, lastError: 'HTTP 500' });
+      const detail = await delivery(sent.body.data.id);
+      expect(detail.attemptLog).toHaveLength(1);
+      expect(detail.attemptLog[0].responseExcerpt).toBe(excerpt);
+      expect(detail.nextAttemptAt).not.toBeNull();
+      expect((await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data.failureCount).toBe(1);
+    }
   });
 
   it('honours Retry-After, and a 410 disables the webhook at once', async () => {

@@ -7,8 +7,8 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver answers at a path: a status (with headers), or nothing at all (a hung endpoint). */
-export type Behaviour = { status: number; headers?: Record<string, string> } | 'hang';
+/** What the receiver answers at a path: a status (with headers, and a body of its own), or nothing at all (a hung endpoint). */
+export type Behaviour = { status: number; headers?: Record<string, string>; body?: string | Buffer } | 'hang';
 
 /** A loopback webhook receiver: records every request and answers each path as told (default 200). */
 export async function startReceiver() {
@@ -27,7 +27,7 @@ export async function startReceiver() {
         return;
       }
       res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers });
-      res.end(`answered ${behaviour.status}`);
+      res.end(behaviour.body ?? `answered ${behaviour.status}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
