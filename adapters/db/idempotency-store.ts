@@ -59,7 +59,8 @@ export function createIdempotencyStore(db: SqlDb, clock: () => Date): Idempotenc
       return { kind: 'replay', response: { status: row.status, headers: parsed<Record<string, string>>(row.headers) ?? {}, body: parsed(row.body) } };
     },
     async complete(scope, key, response) {
-      await db.all(`update "idempotency_key" set "status" = ?, "headers" = ?::jsonb, "body" = ?::jsonb where "scope" = ? and "key" = ?`, [
+      // The body as JSON text, not jsonb: it keeps a U+0000 from a platform, and the replay is the first answer's bytes.
+      await db.all(`update "idempotency_key" set "status" = ?, "headers" = ?::jsonb, "body" = ? where "scope" = ? and "key" = ?`, [
         response.status,
         JSON.stringify(response.headers),
         JSON.stringify(response.body ?? null),
@@ -73,9 +74,13 @@ export function createIdempotencyStore(db: SqlDb, clock: () => Date): Idempotenc
     async sweep() {
       // Also answers kept with a secret shown once: Migration20261125005000 deleted them once, but during a rolling
       // deploy instances of the version before it still keep them; this goes on deleting what such writers leave.
+      // Those wrote jsonb, whose text spells a member `"name": ` (a space), which JSON.stringify never writes: only such
+      // bodies are read as jsonb (a case, so the cast never meets one it would refuse, such as a `\u0000` escape).
       const rows = await db.all(
         `delete from "idempotency_key" where "created_at" <= ?
-           or "body"->'data'->'secret' is not null or ("scope" = 'operator' and "body"->'data'->'key' is not null) returning "key"`,
+           or case when "body" like '%"secret": %' or ("scope" = 'operator' and "body" like '%"key": %')
+             then "body"::jsonb->'data'->'secret' is not null or ("scope" = 'operator' and "body"::jsonb->'data'->'key' is not null) else false end
+           returning "key"`,
         [new Date(clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
       );
       return rows.length;

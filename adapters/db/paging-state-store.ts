@@ -27,7 +27,7 @@ export function createPagingStateStore(orm: Orm, now: () => Date = () => new Dat
         `delete from "paging_state" where "id" in (select "id" from "paging_state" where "expires_at" <= ? limit ${SWEEP_PER_PUT})`,
         [at.toISOString()],
       );
-      await connection.execute(`insert into "paging_state" ("id", "state", "expires_at") values (?, ?::jsonb, ?)`, [
+      await connection.execute(`insert into "paging_state" ("id", "state", "expires_at") values (?, ?, ?)`, [
         id,
         JSON.stringify(state),
         new Date(at.getTime() + PAGING_STATE_TTL_MS).toISOString(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { storableText } from '../db/storable-text.ts';
 import type { ForumComment, ForumPost } from '../shapes/forum-shapes.ts';
 import { editOriginOf } from '../microblog/microblog-post-mapper.ts';
 import type { MicroblogPost } from '../shapes/microblog-shapes.ts';
@@ -111,9 +112,12 @@ export interface DedupOutcome {
   keys: string[];
 }
 
+/** An identity as stored: a platform's id may hold what text cannot (U+0000), replaced as `storableText` does. */
+const storedId = (key: string): string => `id:${storableText(key)}`;
+
 /** The keys a candidate is recognised by, as stored: ids and links under `id:`, content under `fp:`. */
 export function keysOf(candidate: Candidate): string[] {
-  return [`id:${candidate.idKey}`, ...candidate.linkKeys.map((key) => `id:${key}`), ...(candidate.fingerprint ? [`fp:${candidate.fingerprint}`] : [])];
+  return [storedId(candidate.idKey), ...candidate.linkKeys.map(storedId), ...(candidate.fingerprint ? [`fp:${candidate.fingerprint}`] : [])];
 }
 
 /**
@@ -127,8 +131,8 @@ export function dedupe(candidates: readonly Candidate[], seen: ReadonlySet<strin
   const inRun = new Set<string>();
   const keys: string[] = [];
   for (const candidate of candidates) {
-    const own = `id:${candidate.idKey}`;
-    const links = candidate.linkKeys.map((key) => `id:${key}`);
+    const own = storedId(candidate.idKey);
+    const links = candidate.linkKeys.map(storedId);
     const content = candidate.fingerprint ? `fp:${candidate.fingerprint}` : null;
     const all = keysOf(candidate);
     const reason: SuppressionReason | null = seen.has(own)

@@ -1,5 +1,6 @@
 import type { Monitor, MonitorResult, MonitorRun, MonitorSchedule, MonitorStatus, RunStatus } from '../shapes/monitor-shapes.ts';
 import { toInt } from '../db/sql.ts';
+import { isStorable, storableText } from '../db/storable-text.ts';
 
 /** Rows as the database returns them, and their API objects. */
 
@@ -56,7 +57,29 @@ export interface ResultRow {
   body: string | null;
   author_handle: string | null;
   community_name: string | null;
+  /** The platform fields as JSON, when one of them could not be stored as it is. */
+  exact_fields: string | null;
   first_seen_at: unknown;
+}
+
+/** What a result holds as the platform gave it. */
+export type PlatformFields = Pick<MonitorResult, 'externalId' | 'url' | 'title' | 'body' | 'authorHandle' | 'communityName'>;
+
+/**
+ * The platform fields as their columns can hold them, and, when one of them could not be stored as it is (a U+0000),
+ * all of them exactly as JSON text: the columns stay readable by SQL and by an earlier version, the API shows the
+ * platform's own text.
+ */
+export function storedFields(fields: PlatformFields): { columns: PlatformFields; exact: string | null } {
+  const { externalId, url, title, body, authorHandle, communityName } = fields;
+  const exact = { externalId, url, title, body, authorHandle, communityName };
+  const texts = Object.values(exact).filter((value): value is string => value !== null);
+  if (texts.every(isStorable)) return { columns: exact, exact: null };
+  const column = (value: string | null) => (value === null ? null : storableText(value));
+  return {
+    columns: { externalId: column(externalId), url: storableText(url), title: column(title), body: column(body), authorHandle: column(authorHandle), communityName: column(communityName) },
+    exact: JSON.stringify(exact),
+  };
 }
 
 /** jsonb arrives parsed (pg) or as text (some drivers). */
@@ -127,6 +150,7 @@ export function toResult(row: ResultRow): MonitorResult {
     body: row.body,
     authorHandle: row.author_handle,
     communityName: row.community_name,
+    ...(row.exact_fields ? json<PlatformFields>(row.exact_fields) : {}),
     firstSeenAt: iso(row.first_seen_at),
   };
 }

@@ -8,7 +8,7 @@ import { insertUsageCharges } from '../usage/usage-charges.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
 import { planReads, type PlatformReaders } from './monitor-fetch.ts';
 import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
-import { iso, json, toMonitor, toRun, watchesSame, type MonitorRow, type RunRow } from './monitor-rows.ts';
+import { iso, json, storedFields, toMonitor, toRun, watchesSame, type MonitorRow, type RunRow } from './monitor-rows.ts';
 import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
 
 export interface MonitorRunnerOptions {
@@ -166,10 +166,11 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       const results = [];
       for (const candidate of reported) {
         const result = { id: randomUUID(), monitorId: monitor.id, ...candidate.result, firstSeenAt: now.toISOString() };
+        const { columns, exact } = storedFields(result);
         await tx.all(
-          `insert into "monitor_result" ("id", "monitor_id", "run_id", "item_type", "source", "external_id", "url", "title", "body", "author_handle", "community_name", "first_seen_at")
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [result.id, monitor.id, runId, result.itemType, result.source, result.externalId, result.url, result.title, result.body, result.authorHandle, result.communityName, result.firstSeenAt],
+          `insert into "monitor_result" ("id", "monitor_id", "run_id", "item_type", "source", "external_id", "url", "title", "body", "author_handle", "community_name", "exact_fields", "first_seen_at")
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [result.id, monitor.id, runId, result.itemType, result.source, columns.externalId, columns.url, columns.title, columns.body, columns.authorHandle, columns.communityName, exact, result.firstSeenAt],
         );
         results.push(result);
       }

@@ -104,12 +104,15 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-/** Writes events as pending deliveries in the given transaction. */
+/**
+ * Writes events as pending deliveries in the given transaction. The payload goes in as JSON text (a text column):
+ * platform text in it may hold U+0000, which jsonb refuses.
+ */
 export async function insertEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date, firstAttemptAt: Date = at): Promise<void> {
   for (const event of events) {
     await tx.all(
       `insert into "webhook_delivery" ("id", "webhook_id", "event_id", "event_type", "payload", "status", "next_attempt_at", "created_at")
-       values (?, ?, ?, ?, ?::jsonb, 'pending', ?, ?) on conflict ("webhook_id", "event_id") do nothing`,
+       values (?, ?, ?, ?, ?, 'pending', ?, ?) on conflict ("webhook_id", "event_id") do nothing`,
       [randomUUID(), event.webhookId, event.eventId, event.type, JSON.stringify(event.payload), firstAttemptAt.toISOString(), at.toISOString()],
     );
   }

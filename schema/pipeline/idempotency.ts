@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { IdempotencyStore } from '../../adapters/db/idempotency-store.ts';
+import type { IdempotencyStore, StoredResponse } from '../../adapters/db/idempotency-store.ts';
+import { logger } from '../../adapters/logging/logger.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../operation-envelope.ts';
 
 /** Printable ASCII, 1 to 255 characters: a UUID is the usual choice. */
@@ -59,8 +60,21 @@ export async function idempotent(
     throw error;
   }
   if (response.status >= 500) await store.release(scope, key);
-  else await store.complete(scope, key, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
+  else await keep(store, scope, key, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
   return response;
+}
+
+/**
+ * The work is done (and charged) whether or not its answer can be kept: failing to keep it must not turn that answer
+ * into a 500 the client would retry and pay again. The answer is given; the key is freed, as after a 5xx.
+ */
+async function keep(store: IdempotencyStore, scope: string, key: string, response: StoredResponse): Promise<void> {
+  try {
+    await store.complete(scope, key, response);
+  } catch (error) {
+    logger.error({ err: error, scope }, 'idempotency answer not kept; the key is free again');
+    await store.release(scope, key).catch(() => undefined);
+  }
 }
 
 function withoutSecret(response: EnvelopeResponse, field: string | undefined): unknown {

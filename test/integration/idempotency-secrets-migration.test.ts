@@ -9,6 +9,8 @@ describe('Migration20261125005000_idempotency_secrets_purged', () => {
 
   it('deletes kept webhook secrets and operator keys, and nothing else', async () => {
     const connection = migrated.orm.em.getConnection();
+    // The table as it was when this migration ran: Migration20261125006000 later made the body text.
+    await connection.execute(`alter table "idempotency_key" alter column "body" type jsonb using "body"::jsonb`);
     await insertKeptAnswers(migrated.orm, new Date());
     const migration = new Migration20261125005000_idempotency_secrets_purged(migrated.orm.em.getDriver() as never, migrated.orm.config as never);
     migration.up();

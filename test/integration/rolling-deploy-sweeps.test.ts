@@ -16,11 +16,15 @@ describe('housekeeping during a rolling deploy', () => {
   it('deletes fresh idempotency answers that keep a webhook secret or an operator key, and nothing else', async () => {
     const connection = migrated.orm.em.getConnection();
     await insertKeptAnswers(migrated.orm, clock());
-    expect(await createIdempotencyStore(sqlDbFromOrm(migrated.orm), clock).claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
+    const store = createIdempotencyStore(sqlDbFromOrm(migrated.orm), clock);
+    expect(await store.claim('ws-1', 'running', 'h')).toEqual({ kind: 'new' });
+    // An answer of the current shape holding what jsonb refuses: the sweep must not try to read it as jsonb.
+    await store.claim('ws-1', 'nul', 'h');
+    await store.complete('ws-1', 'nul', { status: 200, headers: {}, body: { data: { title: 'a\u0000b', key: 'k' }, meta: {} } });
 
-    expect(await createIdempotencyStore(sqlDbFromOrm(migrated.orm), clock).sweep()).toBe(2);
+    expect(await store.sweep()).toBe(2);
     const left = await connection.execute<{ key: string }[]>(`select "key" from "idempotency_key" order by "key"`, [], 'all');
-    expect(left.map((row) => row.key)).toEqual(['monitor', 'purchase', 'refused', 'running', 'webhook-now']);
+    expect(left.map((row) => row.key)).toEqual(['monitor', 'nul', 'purchase', 'refused', 'running', 'webhook-now']);
   });
 
   it('deletes sessions stored under their raw id and strips the session id from interactions, keeping current rows', async () => {
