@@ -183,11 +183,14 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
 
     async signIn({ email: rawEmail, password, address }) {
       const email = normaliseEmail(rawEmail);
-      const keys = throttleKeys(email, address);
+      const possible = email.length <= EMAIL_MAX_LENGTH;
+      const keys = throttleKeys(possible ? email : undefined, address);
       const now = clock();
       // Counted before the password is checked, as a failure until it proves otherwise: parallel guesses each take a place.
       const attempt = await throttle.attempt(keys, now);
       if (attempt.retryAfterSeconds > 0) return { failure: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
+      // No account has such an email: the usual answer, without a lookup or a hash to spend on it.
+      if (!possible) return { failure: 'invalid_credentials' };
       const [row] = await db.all<{ id: string; email: string; name: string; created_at: unknown; password_hash: string | null }>(
         `select "id", "email", "name", "created_at", "password_hash" from "person" where "email" = ?`,
         [email],

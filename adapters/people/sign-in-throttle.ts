@@ -38,8 +38,12 @@ export interface ThrottleKey {
   limit: number;
 }
 
-export function throttleKeys(email: string, address: string | undefined): ThrottleKey[] {
-  const keys = [{ key: `email:${email}`, limit: FAILURES_PER_EMAIL }];
+/**
+ * The keys a failed sign-in counts against. An email that no account can have (longer than any account's) is not one:
+ * there is no account to guess at, and a row per such email would only store what an attacker chose.
+ */
+export function throttleKeys(email: string | undefined, address: string | undefined): ThrottleKey[] {
+  const keys = email === undefined ? [] : [{ key: `email:${email}`, limit: FAILURES_PER_EMAIL }];
   if (address) keys.push({ key: `address:${address}`, limit: FAILURES_PER_ADDRESS });
   return keys;
 }
@@ -76,6 +80,7 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
   const window = `${THROTTLE_WINDOW_MS} milliseconds`;
   const throttle: SignInThrottle = {
     async attempt(keys, now) {
+      if (!keys.length) return { retryAfterSeconds: 0, windows: [] };
       const at = now.toISOString();
       // A window that has ended starts again at this attempt. Rows are locked in the keys' order (email before
       // address), the same for every attempt, so parallel attempts never deadlock.
@@ -98,12 +103,12 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
     },
 
     async takeBack({ windows }, keys) {
-      // One statement per row, so no two take-backs lock the same rows in different orders.
+      // One statement per row, so no two take-backs lock the same rows in different orders. A row back at 0 counts
+      // nothing and goes: a refused attempt leaves no row of its own (one per email tried, when an address is over).
       for (const { key, startedMs } of windows.filter((entry) => keys.includes(entry.key))) {
-        await db.all(`update "sign_in_throttle" set "failures" = "failures" - 1 where "key" = ? and "window_started_at" = ?::timestamptz and "failures" > 0`, [
-          key,
-          new Date(startedMs).toISOString(),
-        ]);
+        const started = new Date(startedMs).toISOString();
+        await db.all(`update "sign_in_throttle" set "failures" = "failures" - 1 where "key" = ? and "window_started_at" = ?::timestamptz and "failures" > 0`, [key, started]);
+        await db.all(`delete from "sign_in_throttle" where "key" = ? and "failures" = 0`, [key]);
       }
     },
 

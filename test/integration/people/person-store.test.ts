@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
-import { createPersonStore, hashSessionToken, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
+import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
 import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
@@ -75,6 +76,25 @@ describe('person store', () => {
     }
     expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.9' })).toMatchObject({ failure: 'throttled' });
     expect(await store.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '203.0.113.10' })).toMatchObject({ person: { email: 'ada@example.com' } });
+  });
+
+  it('answers an email longer than any account’s as a wrong one, counted against the address only, keyed by nothing of it', async () => {
+    const throttleKeys = async () => (await migrated.orm.em.getConnection().execute<{ key: string }[]>(`select "key" from "sign_in_throttle" order by "key"`, [], 'all')).map((row) => row.key);
+    const address = '198.51.100.40';
+    const long = `${randomBytes(2_000).toString('base64url')}@example.com`;
+    expect(long.length).toBeGreaterThan(EMAIL_MAX_LENGTH);
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i++) expect(await counting.signIn({ email: long, password: 'guess-guess', address })).toEqual({ failure: 'invalid_credentials' });
+    expect(await counting.signIn({ email: long, password: 'guess-guess', address })).toMatchObject({ failure: 'throttled' });
+    expect((await throttleKeys()).filter((key) => key.includes(long.slice(0, 40)))).toEqual([]);
+  });
+
+  it('keeps no row for an email tried from an address already over its limit', async () => {
+    const throttleKeys = async () => (await migrated.orm.em.getConnection().execute<{ key: string }[]>(`select "key" from "sign_in_throttle" order by "key"`, [], 'all')).map((row) => row.key);
+    const address = '198.51.100.41';
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i++) await counting.signIn({ email: `tried${i}@example.com`, password: 'guess-guess', address });
+    const before = await throttleKeys();
+    for (let i = 0; i < 10; i++) expect(await counting.signIn({ email: `later${i}@example.com`, password: 'guess-guess', address })).toMatchObject({ failure: 'throttled' });
+    expect(await throttleKeys()).toEqual(before);
   });
 
   it('keeps sessions as token hashes that expire on the clock and end on sign-out', async () => {
