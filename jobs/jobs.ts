@@ -87,10 +87,6 @@ export function createJobs(options: JobsOptions): Jobs {
       }
     };
 
-  const drainDeliveries = async () => {
-    while ((await options.deliveries.drain()) > 0);
-  };
-
   agenda.define<{ monitorId: string }>(
     JOB.monitorSchedule,
     guarded(JOB.monitorSchedule, async (job) => {
@@ -106,11 +102,20 @@ export function createJobs(options: JobsOptions): Jobs {
       const outcome = await options.runner.execute(job.attrs.data.runId);
       // Another worker holds the run: look again when its lease runs out, in case that worker has died.
       if (outcome.status === 'busy' && outcome.retryAt) await agenda.schedule(outcome.retryAt, JOB.monitorRun, job.attrs.data);
-      if (outcome.events > 0) await drainDeliveries();
+      // Its events start in the free delivery slots now, not at the next sweep; their attempts are not waited for (a
+      // slow receiver holds its own slot, not this run's job).
+      if (outcome.events > 0) await options.deliveries.sweep();
     }),
     { concurrency: 4 },
   );
-  agenda.define(JOB.deliveries, guarded(JOB.deliveries, drainDeliveries), { concurrency: 1 });
+  // Fills the free delivery slots and ends; the attempts go on in the worker, which refills each slot as it frees.
+  agenda.define(
+    JOB.deliveries,
+    guarded(JOB.deliveries, async () => {
+      await options.deliveries.sweep();
+    }),
+    { concurrency: 1 },
+  );
   agenda.define(
     JOB.housekeeping,
     guarded(JOB.housekeeping, async () => {

@@ -217,7 +217,16 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));
     const sender = createEventSender(config.webhookDestinations, { timeoutMs: options.webhookTimeoutMs, clock: now });
     cleanups.push({ step: 'webhook sender', run: () => sender.close() });
-    const deliveries = createDeliveryWorker({ db: sqlDb, secrets, send: sender, policy: createDeliveryPolicy(), clock: now });
+    const deliveries = createDeliveryWorker({
+      db: sqlDb,
+      secrets,
+      send: sender,
+      policy: createDeliveryPolicy(),
+      clock: now,
+      onError: (error) => logger.error({ err: error }, 'webhook delivery attempt failed; it is made again when its lease ends'),
+    });
+    // Before the job store and the database close: no new claims, and the attempts in flight are recorded.
+    cleanups.unshift({ step: 'webhook deliveries', run: () => deliveries.close(DRAIN_MS) });
     const runner = createMonitorRunner({
       db: sqlDb,
       credits,

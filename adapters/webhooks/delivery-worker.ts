@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../db/connection-error.ts';
 import { logger } from '../logging/logger.ts';
 import type { DeliveryRow, WebhookRow, WebhookSecrets } from './webhook-service.ts';
 import { iso, json } from '../monitors/monitor-rows.ts';
+import { DELIVERY_SLOTS, createDeliverySlots, type SlotLimits } from './delivery-slots.ts';
 
 /** What one attempt to POST an event gave. */
 export interface AttemptOutcome {
@@ -38,13 +39,24 @@ export interface DeliveryWorkerOptions {
   clock: () => Date;
   /** How long a claimed delivery is held by its worker before another may take it (longer than an attempt). */
   leaseMs?: number;
+  /** Scheduled attempts in flight at once, in all, per webhook and per workspace (this instance's). */
+  slots?: SlotLimits;
+  /** A scheduled attempt, or the claim that refills its slot, failed where no caller awaits it. */
+  onError?: (error: unknown) => void;
 }
 
 export interface DeliveryWorker {
-  /** Attempts every due delivery it can claim (at most `batch`); returns how many attempts it made. */
-  drain(batch?: number): Promise<number>;
+  /**
+   * Claims due deliveries into the free slots, fairly across workspaces and webhooks, and starts their attempts;
+   * resolves once they are started (each freed slot is refilled as its attempt ends); how many it started.
+   */
+  sweep(): Promise<number>;
+  /** Resolves once no scheduled attempt is in flight or about to start. */
+  idle(): Promise<void>;
   /** Attempts one delivery now, whatever its schedule (test, redeliver). */
   attemptNow(deliveryId: string, trigger: AttemptTrigger): Promise<void>;
+  /** Claims nothing more; waits up to `waitMs` for the attempts in flight (any left are re-claimed when their lease ends). */
+  close(waitMs: number): Promise<void>;
 }
 
 const DEFAULT_LEASE_MS = 60_000;
@@ -52,7 +64,7 @@ const DEFAULT_LEASE_MS = 60_000;
 /** The error recorded for a failed attempt whose own details (the receiver's answer, its error) could not be stored. */
 export const UNSTORABLE_DETAILS = 'the attempt failed; its details could not be stored';
 
-type ClaimedRow = DeliveryRow & Pick<WebhookRow, 'url' | 'secret_ciphertext' | 'failing_since'> & { webhook_status: WebhookRow['status'] };
+type ClaimedRow = DeliveryRow & Pick<WebhookRow, 'url' | 'secret_ciphertext' | 'failing_since' | 'workspace_id'> & { webhook_status: WebhookRow['status'] };
 
 /**
  * Delivers the outbox. A due delivery is claimed by pushing its `next_attempt_at` past a lease (`FOR UPDATE SKIP
@@ -63,18 +75,30 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const { db, clock } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
 
-  async function claimDue(batch: number): Promise<ClaimedRow[]> {
+  /**
+   * Claims, for each workspace not at its limit, its oldest due delivery of a webhook not at its limit; the oldest of
+   * those first, at most `limit`. One per workspace per claim, so a workspace's backlog never goes before another's
+   * due delivery. The claim re-checks that the row is still due when it locks it (another instance may just have).
+   */
+  async function claimDue(limit: number, full: { webhooks: string[]; workspaces: string[] }): Promise<ClaimedRow[]> {
     const now = clock();
     return db.all<ClaimedRow>(
-      `with due as (
-         select d."id" from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id"
+      `with ranked as (
+         select d."id", d."next_attempt_at",
+           row_number() over (partition by w."workspace_id" order by d."next_attempt_at", d."id") as "turn"
+         from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id"
          where d."status" in ('pending', 'retrying') and d."next_attempt_at" <= ? and w."status" = 'active'
-         order by d."next_attempt_at" limit ? for update of d skip locked
+           and d."webhook_id"::text not in (select jsonb_array_elements_text(?::jsonb))
+           and w."workspace_id"::text not in (select jsonb_array_elements_text(?::jsonb))
+       ), due as (
+         select d."id" from "webhook_delivery" d join ranked r on r."id" = d."id"
+         where r."turn" = 1 and d."status" in ('pending', 'retrying') and d."next_attempt_at" <= ?
+         order by r."next_attempt_at", d."id" limit ? for update of d skip locked
        )
        update "webhook_delivery" d set "next_attempt_at" = ? from due, "webhook" w
        where d."id" = due."id" and w."id" = d."webhook_id"
-       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."status" as "webhook_status"`,
-      [now.toISOString(), batch, new Date(now.getTime() + leaseMs).toISOString()],
+       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."workspace_id", w."status" as "webhook_status"`,
+      [now.toISOString(), JSON.stringify(full.webhooks), JSON.stringify(full.workspaces), now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
     );
   }
 
@@ -87,7 +111,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const [row] = await db.all<ClaimedRow>(
       `update "webhook_delivery" d set "next_attempt_at" = case when d."status" in ('pending', 'retrying') then ?::timestamptz else d."next_attempt_at" end
        from "webhook" w where w."id" = d."webhook_id" and d."id" = ? and w."status" = 'active'
-       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."status" as "webhook_status"`,
+       returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."workspace_id", w."status" as "webhook_status"`,
       [lease, deliveryId],
     );
     return row;
@@ -165,15 +189,66 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
+  const slots = createDeliverySlots(options.slots ?? DELIVERY_SLOTS);
+  const inFlight = new Set<Promise<void>>();
+  const reportError = options.onError ?? (() => {});
+  let closed = false;
+
+  /** Claims into the free slots until they are full or nothing more is due for anyone who may take one. */
+  async function fillSlots(): Promise<number> {
+    let started = 0;
+    while (!closed && slots.free() > 0) {
+      const claimed = await claimDue(slots.free(), slots.full());
+      if (claimed.length === 0) break;
+      for (const row of claimed) start(row);
+      started += claimed.length;
+    }
+    return started;
+  }
+
+  // One fill at a time, and at most one waiting behind it (asked for again while it runs: it looks once more after).
+  let fillTurn: Promise<unknown> = Promise.resolve();
+  let nextFill: Promise<number> | undefined;
+  function fill(): Promise<number> {
+    if (!nextFill) {
+      const queued = fillTurn.then(() => {
+        nextFill = undefined;
+        return fillSlots();
+      });
+      nextFill = queued;
+      fillTurn = queued.catch(() => undefined);
+    }
+    return nextFill;
+  }
+
+  function start(row: ClaimedRow): void {
+    slots.take(row);
+    const running = attempt(row, 'scheduled')
+      .catch(reportError)
+      .finally(() => {
+        slots.release(row);
+        inFlight.delete(running);
+        // The freed slot is refilled now, not at the next sweep.
+        if (!closed) fill().catch(reportError);
+      });
+    inFlight.add(running);
+  }
+
   return {
-    async drain(batch = 20) {
-      const claimed = await claimDue(batch);
-      await Promise.all(claimed.map((row) => attempt(row, 'scheduled')));
-      return claimed.length;
+    sweep: () => (closed ? Promise.resolve(0) : fill()),
+    async idle() {
+      while (inFlight.size > 0 || nextFill) await Promise.allSettled([...inFlight, nextFill]);
     },
     async attemptNow(deliveryId, trigger) {
       const row = await claimOne(deliveryId);
       if (row) await attempt(row, trigger);
+    },
+    async close(waitMs) {
+      closed = true;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([Promise.allSettled([...inFlight, fillTurn]), waited]);
+      clearTimeout(timer);
     },
   };
 }

@@ -66,7 +66,7 @@ const jobsOn = (store: JobStore, options: { monitors?: () => MonitorService; clo
   createJobs({
     agenda: store.agenda,
     runner: { execute: async () => ({ status: 'finished', events: 0 }), stranded: async () => [] },
-    deliveries: { drain: async () => 0, attemptNow: async () => {} },
+    deliveries: { sweep: async () => 0, idle: async () => {}, attemptNow: async () => {}, close: async () => {} },
     monitors: options.monitors ?? noMonitors,
     housekeeping: async () => {},
     onError: () => {},
