@@ -73,11 +73,20 @@ export function createInteractionHandler(deps: { provider: Provider; resource: s
     if (form.get('monitors') === 'on') scopes.push('monitors:write');
     if (form.get('webhooks') === 'on') scopes.push('webhooks:write');
 
+    // The client's tokens carry what the person approved: the access ticked here is added to what the client asked
+    // for (it asks for what the 401 challenge names), and all of it when it asked for none of ours. /mcp allows a
+    // token only what both its scope and its connection grant.
+    const asked = String(details.params.scope ?? '').split(' ').filter(Boolean);
+    const added = asked.some(isScope) ? scopes.filter((scope) => !(CONNECTION_SCOPES as readonly Scope[]).includes(scope)) : scopes;
+    const requested = [...new Set([...asked, ...added])];
+    details.params.scope = requested.join(' ');
+    await details.save(details.exp - Math.floor(Date.now() / 1000));
+
     const grant = new provider.Grant({ accountId: person.personId, clientId });
     grant.addResourceScope(deps.resource, scopes.join(' '));
     // Every requested scope is answered, granted or refused, so the authorization server does not ask again; ours are
     // resource scopes (of /mcp), never identity scopes.
-    for (const scope of String(details.params.scope ?? '').split(' ').filter(Boolean)) {
+    for (const scope of requested) {
       if (scope === 'offline_access') grant.addOIDCScope(scope);
       else grant.rejectOIDCScope(scope);
       if (!isScope(scope)) continue;

@@ -65,3 +65,13 @@ export function normaliseScopes(requested: readonly Scope[]): Scope[] {
   }
   return SCOPES.filter((scope) => held.has(scope));
 }
+
+/**
+ * What an MCP access token may do: the scopes its connection holds that its own `scope` also grants, and the reverse
+ * (a token of `monitors:read` on a connection of `monitors:write` reads monitors; one of `read:forum` on `read:social`
+ * reads the forum). A client can ask for less than its connection was approved for, never for more.
+ */
+export function scopesOfToken(connection: readonly Scope[], token: readonly string[]): Scope[] {
+  const fromToken = token.filter(isScope).filter((scope) => grants(connection, scope));
+  return normaliseScopes([...connection.filter((scope) => grants(token, scope)), ...fromToken]);
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 import type { KeyCache } from '../identity/key-cache.ts';
 import { throttledLastUsed } from '../identity/last-used.ts';
-import { normaliseScopes, type Scope } from '../identity/scopes.ts';
+import { normaliseScopes, scopesOfToken, type Scope } from '../identity/scopes.ts';
 import { storedId } from './oauth-model-adapter.ts';
 
 /**
@@ -102,13 +102,14 @@ export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: Key
       const [row] = await db.all<TokenRow>(TOKEN_QUERY, [id, now.toISOString()]);
       if (!row) return { failure: 'unknown' };
       if (row.revoked) return { failure: 'revoked' };
-      const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as { aud?: unknown; exp?: number; clientId: string };
+      const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as { aud?: unknown; exp?: number; clientId: string; scope?: string };
       await recordUse(row.key_id, now);
       const verified: VerifiedAccessToken = Object.freeze({
         keyId: row.key_id,
         workspaceId: row.workspace_id,
         clientId: payload.clientId,
-        scopes: row.scopes,
+        // The token's own scope narrows its connection's (docs/mcp-auth.md "Connections").
+        scopes: scopesOfToken(row.scopes, (payload.scope ?? '').split(' ')),
         audience: typeof payload.aud === 'string' ? payload.aud : undefined,
         expiresAt: payload.exp ?? 0,
         createdAt: new Date(row.created_ms),

@@ -43,17 +43,17 @@ export class McpSignIn {
   }
 
   /** A browser signed in as the person, sent by the authorization endpoint to its approval screen. */
-  async beginApproval(clientId: string, challenge: string, as = { session: this.person.session }): Promise<{ jar: CookieJar; interaction: string }> {
+  async beginApproval(clientId: string, challenge: string, as = { session: this.person.session }, authorize: Record<string, string> = {}): Promise<{ jar: CookieJar; interaction: string }> {
     const jar = new CookieJar();
     jar.set('svc_session', as.session);
-    const start = await browse(jar, this.authorizeUrl(clientId, challenge));
+    const start = await browse(jar, this.authorizeUrl(clientId, challenge, authorize));
     expect(start.status).toBe(303);
     return { jar, interaction: new URL(start.headers.get('location')!, this.url).href };
   }
 
   /** Signs in, approves on the screen, and returns the redirect back to the client. */
-  async approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session: this.person.session }): Promise<URL> {
-    return this.finishApproval(await this.beginApproval(clientId, challenge, as), form);
+  async approve(clientId: string, challenge: string, form: Record<string, string> = {}, as = { session: this.person.session }, authorize: Record<string, string> = {}): Promise<URL> {
+    return this.finishApproval(await this.beginApproval(clientId, challenge, as, authorize), form);
   }
 
   /** Approves on the screen the browser was sent to, and returns the redirect back to the client. */
@@ -72,13 +72,13 @@ export class McpSignIn {
     return new URL(resumed.headers.get('location')!);
   }
 
-  /** A new client, approved, its code exchanged: the tokens of a new connection. */
-  async signIn(form: Record<string, string> = {}, as = { session: this.person.session }): Promise<{ clientId: string; back: URL; tokens: McpTokens }> {
+  /** A new client, approved, its code exchanged: the tokens of a new connection. `authorize` adds to or replaces the authorization request's parameters. */
+  async signIn(form: Record<string, string> = {}, as = { session: this.person.session }, authorize: Record<string, string> = {}): Promise<{ clientId: string; back: URL; tokens: McpTokens }> {
     const clientId = await this.newClient();
     const { verifier, challenge } = pkcePair();
-    const back = await this.approve(clientId, challenge, form, as);
+    const back = await this.approve(clientId, challenge, form, as, authorize);
     const tokens = await tokenRequest(this.url, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${this.url}/mcp` });
-    expect(tokens.status).toBe(200);
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     return { clientId, back, tokens: tokens.body as McpTokens };
   }
 

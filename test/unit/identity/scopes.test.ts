@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grants, invalidScopes, normaliseScopes, SCOPES } from '../../../adapters/identity/scopes.ts';
+import { grants, invalidScopes, normaliseScopes, SCOPES, scopesOfToken } from '../../../adapters/identity/scopes.ts';
 
 describe('scope vocabulary', () => {
   it('lists exactly the spec scopes', () => {
@@ -61,5 +61,15 @@ describe('normaliseScopes', () => {
     const stored = normaliseScopes(requested);
     expect(stored).toEqual(['read:social', 'usage:read', 'monitors:write', 'webhooks:write']);
     for (const scope of requested) expect(grants(stored, scope), scope).toBe(true);
+  });
+});
+
+describe('an MCP access token’s scopes', () => {
+  it('are what both its own scope and its connection grant, implication either way', () => {
+    const connection = ['read:social', 'usage:read', 'monitors:write'] as const;
+    expect(scopesOfToken([...connection], ['read:social'])).toEqual(['read:social']);
+    expect(scopesOfToken([...connection], ['read:forum', 'monitors:read', 'webhooks:write', 'nonsense'])).toEqual(['read:forum', 'monitors:read']);
+    expect(scopesOfToken(['read:forum'], ['read:social', 'usage:read'])).toEqual(['read:forum']);
+    expect(scopesOfToken([...connection], [''])).toEqual([]);
   });
 });
