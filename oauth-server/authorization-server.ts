@@ -7,6 +7,7 @@ import { messagePage } from './approval-page.ts';
 import { redirectUriMetadata } from './redirect-uri-policy.ts';
 import { limitClientRegistrations } from './registration-limit-check.ts';
 import { refuseForeignTokenResource, type ClientCorsPolicy } from './token-resource-check.ts';
+import { refuseUnstorableMetadata, refusingUnstorable } from './unstorable-parameters.ts';
 
 /** Where the authorization server's own endpoints live under the service's listener. */
 export const OAUTH_PREFIX = '/oauth';
@@ -66,7 +67,7 @@ function interactionsPolicy(signedInAccount: AuthorizationServerOptions['signedI
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { issuer, resource } = options;
   const configuration: Configuration = {
-    adapter: options.adapter as unknown as Configuration['adapter'],
+    adapter: refusingUnstorable(options.adapter) as unknown as Configuration['adapter'],
     jwks: options.keys.jwks as Configuration['jwks'],
     cookies: { keys: options.keys.cookieKeys },
     routes: {
@@ -85,8 +86,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     pkce: { required: () => true },
     // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.
     allowOmittingSingleRegisteredRedirectUri: false,
-    // https, http on loopback or a native app's own scheme; no wildcards.
-    extraClientMetadata: redirectUriMetadata,
+    // https, http on loopback or a native app's own scheme; no wildcards. The hook sees the whole metadata: nothing
+    // in it may hold what cannot be stored.
+    extraClientMetadata: {
+      properties: redirectUriMetadata.properties,
+      validator: (ctx, key, value, metadata) => {
+        refuseUnstorableMetadata(metadata);
+        redirectUriMetadata.validator!(ctx, key, value, metadata);
+      },
+    },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,
       AuthorizationCode: 60,

@@ -14,3 +14,11 @@ export function storableText(text: string): string {
 export function isStorable(text: string): boolean {
   return text.isWellFormed() && !text.includes('\u0000');
 }
+
+/** Whether every string of a JSON value, member names included, is stored as it is. */
+export function isStorableJson(value: unknown): boolean {
+  if (typeof value === 'string') return isStorable(value);
+  if (Array.isArray(value)) return value.every(isStorableJson);
+  if (value && typeof value === 'object') return Object.entries(value).every(([name, member]) => isStorable(name) && isStorableJson(member));
+  return true;
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SqlDb, Statement } from '../db/sql.ts';
+import { isStorable } from '../db/storable-text.ts';
 import type { ChangedKey } from '../identity/key-change-acks.ts';
 import type { KeyChangeFeed } from '../identity/key-change-feed.ts';
 
@@ -112,6 +113,8 @@ export function oauthModelAdapterFactory(db: SqlDb, clock: () => Date, keyChange
   return (kind) => {
     const credential = CREDENTIAL_KINDS.has(kind);
     const findWhere = async (condition: string, value: string): Promise<OAuthPayload | undefined> => {
+      // Nothing is stored under a value the database cannot hold (U+0000): a lookup by one finds nothing, not an error.
+      if (!isStorable(value)) return undefined;
       const extra = kind === 'Grant' ? ` and ${GRANT_NOT_REVOKED}` : '';
       const [row] = await db.all<Row>(`${SELECT} where "kind" = ? and ${condition} = ? and ${LIVE}${extra} limit 1`, [kind, value, clock().toISOString()]);
       return parsePayload(row);
