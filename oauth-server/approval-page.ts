@@ -12,6 +12,18 @@ export interface ApprovalView {
   error?: string;
 }
 
+/**
+ * Headers of every page the sign-in shows (approval screen, messages, oidc-provider's error page): never framed, no
+ * script, no other origin, as the dashboard's pages. No form-action: browsers apply it to the redirects after the
+ * approval's post, and the approval ends on the client's own redirect URI.
+ */
+export const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+} as const;
+
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.3rem}fieldset{border:1px solid #ccc;border-radius:6px;margin:1rem 0}label{display:block;margin:.3rem 0}
 .muted{color:#555;font-size:.9rem}.error{color:#a00}button{font-size:1rem;padding:.4rem 1rem;margin-right:.5rem}`;

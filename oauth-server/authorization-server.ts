@@ -3,8 +3,9 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
-import { messagePage } from './approval-page.ts';
+import { messagePage, PAGE_HEADERS } from './approval-page.ts';
 import { redirectUriMetadata } from './redirect-uri-policy.ts';
+import { boundAuthorizationRequests } from './authorization-request-check.ts';
 import { limitClientRegistrations } from './registration-limit-check.ts';
 import { refuseForeignTokenResource, type ClientCorsPolicy } from './token-resource-check.ts';
 import { refuseUnstorableMetadata, refusingUnstorable } from './unstorable-parameters.ts';
@@ -33,6 +34,8 @@ export interface AuthorizationServerOptions {
   fetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
   /** Seconds an address must wait before registering another client (0: go on). */
   registrationWait: (address: string) => Promise<number>;
+  /** Seconds an address must wait before making another authorization request (0: go on). */
+  authorizationWait: (address: string) => Promise<number>;
   /** The dashboard session's lifetime: the authorization server's own session never lasts longer. */
   sessionTtlSeconds: number;
   /** The person signed in to the dashboard in the browser that sent `req`, if any. */
@@ -117,7 +120,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     clientBasedCORS: (_ctx, origin, client) => allowsOrigin(origin, client),
     // Errors that cannot go back to the client (a wrong redirect URI, an unknown client) are shown to the person.
     renderError: async (ctx, out) => {
-      ctx.type = 'html';
+      ctx.set(PAGE_HEADERS);
       ctx.body = messagePage('This sign-in cannot continue', `${out.error}: ${out.error_description ?? 'start again from your MCP client.'}`);
     },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
@@ -149,6 +152,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   };
   const provider = new Provider(issuer, configuration);
   provider.use(limitClientRegistrations(configuration.routes!.registration!, options.registrationWait));
+  provider.use(boundAuthorizationRequests(configuration.routes!.authorization!, options.authorizationWait));
   provider.use(refuseForeignTokenResource({ tokenPath: configuration.routes!.token!, resource, clients: provider.Client, allowsOrigin }));
   // Behind a TLS-terminating proxy the public URL is https while this listener speaks http.
   provider.proxy = issuer.startsWith('https:');

@@ -3,15 +3,14 @@ import type Provider from 'oidc-provider';
 import { readBody } from '../core/read-body.ts';
 import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
 import { CONNECTION_SCOPES, grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
-import { approvalPage, messagePage } from './approval-page.ts';
+import { approvalPage, messagePage, PAGE_HEADERS } from './approval-page.ts';
 import type { ApprovalPeople } from './approval-people.ts';
 import { INTERACTION_PREFIX } from './authorization-server.ts';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
 function sendHtml(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
-  // No form-action: browsers apply it to the redirects after the post, and the approval ends on the client's own URI.
-  res.writeHead(status, { ...extra, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" });
+  res.writeHead(status, { ...extra, ...PAGE_HEADERS });
   res.end(body);
 }
 

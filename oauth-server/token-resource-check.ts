@@ -2,10 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { parse } from 'node:querystring';
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
+import { readFormBody } from './form-body.ts';
 import { reachesRoute } from './route-path.ts';
-
-/** oidc-provider's own limit on a form body; a longer one is refused as it would refuse it. */
-const BODY_LIMIT = 56 * 1024;
 
 /** Whether a browser page at `origin` may read the token endpoint's answers to `client` (oidc-provider's clientBasedCORS). */
 export type ClientCorsPolicy = (origin: string, client: InstanceType<Provider['Client']>) => boolean;
@@ -26,7 +24,7 @@ export interface TokenResourceCheck {
 export function refuseForeignTokenResource({ tokenPath, resource, clients, allowsOrigin }: TokenResourceCheck): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !reachesRoute(ctx.path, tokenPath) || !ctx.is('application/x-www-form-urlencoded')) return next();
-    const body = await readBody(ctx.req);
+    const body = await readFormBody(ctx.req);
     if (!body) return refuse(ctx, 'invalid_request', 'failed to parse the request body');
     const form = parse(body.toString('utf8'));
     if ([form.resource ?? []].flat().some((value) => value !== resource)) {
@@ -58,16 +56,4 @@ function refuse(ctx: Parameters<Middleware>[0], error: string, description: stri
   ctx.status = 400;
   ctx.set('cache-control', 'no-store');
   ctx.body = { error, error_description: description };
-}
-
-/** The whole body, or undefined when it is longer than the limit. */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > BODY_LIMIT) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, received);
 }

@@ -46,7 +46,7 @@ import { createOpenStreams } from '../mcp-bridge/open-streams.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../adapters/oauth/connection-store.ts';
 import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
-import { createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
+import { createAuthorizationLimit, createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
 import { createAuthorizationServer, endProviderSession } from '../oauth-server/authorization-server.ts';
 import type Provider from 'oidc-provider';
 import { createInteractionHandler } from '../oauth-server/interaction-handler.ts';
@@ -341,6 +341,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       keys: oauthKeys,
       fetch: options.clientMetadataFetch ?? clientMetadataFetch(cleanups, options.clientMetadataDestinations),
       registrationWait: createRegistrationLimit(),
+      authorizationWait: createAuthorizationLimit(),
       sessionTtlSeconds: SESSION_TTL_MS / 1000,
       signedInAccount: async (req) => (await approvalPeople.signedIn(req))?.personId,
     });

@@ -2,10 +2,15 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** Open registration, bounded: one address may register this many clients an hour on each instance. */
 export const REGISTRATIONS_PER_HOUR = 30;
+/**
+ * Authorization requests one address may make an hour on each instance: each may store an interaction (kept an hour)
+ * before anyone signs in. A person connecting a client makes one to three.
+ */
+export const AUTHORIZATIONS_PER_HOUR = 120;
 
-/** Seconds to wait when an address has registered too many clients this hour, or 0 when it may go on. */
-export function createRegistrationLimit(perHour = REGISTRATIONS_PER_HOUR): (address: string) => Promise<number> {
-  const limiter = new RateLimiterMemory({ points: perHour, duration: 3600, keyPrefix: 'oauth-register' });
+/** Seconds an address must wait once it has used `perHour` this hour, or 0 when it may go on. */
+function hourlyLimit(perHour: number, keyPrefix: string): (address: string) => Promise<number> {
+  const limiter = new RateLimiterMemory({ points: perHour, duration: 3600, keyPrefix });
   return async (address) => {
     try {
       await limiter.consume(address);
@@ -15,4 +20,12 @@ export function createRegistrationLimit(perHour = REGISTRATIONS_PER_HOUR): (addr
       throw refusal;
     }
   };
+}
+
+export function createRegistrationLimit(perHour = REGISTRATIONS_PER_HOUR): (address: string) => Promise<number> {
+  return hourlyLimit(perHour, 'oauth-register');
+}
+
+export function createAuthorizationLimit(perHour = AUTHORIZATIONS_PER_HOUR): (address: string) => Promise<number> {
+  return hourlyLimit(perHour, 'oauth-authorize');
 }
