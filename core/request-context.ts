@@ -28,6 +28,8 @@ export interface RequestContext {
   /** The raw `Authorization` header, checked by the pipeline only when an operation needs a key. */
   authorization: string | undefined;
   principal?: Principal;
+  /** The refusal of a key already looked up and found wanting (unknown, expired, revoked). */
+  keyRefusal?: ServiceError;
   meter: Meter;
   deps: ServiceDeps;
   /** Headers the pipeline wants on the HTTP response (credits, rate limit). */

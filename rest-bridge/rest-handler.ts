@@ -1,7 +1,9 @@
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
+import { JSON_MEDIA_TYPE } from '../core/json-depth.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
-import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { envelopeOfError, errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { scopesGrant } from '../schema/pipeline/use-operation-policy.ts';
@@ -23,7 +25,7 @@ export interface RestRequest {
 
 function parseBody(request: RestRequest, requestId: string): { ok: true; value: unknown } | { ok: false; response: EnvelopeResponse } {
   if (request.body.length === 0) return { ok: true, value: undefined };
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.contentType ?? '')) {
+  if (!JSON_MEDIA_TYPE.test(request.contentType ?? '')) {
     return { ok: false, response: errorEnvelope(requestId, 'unsupported_media_type', 'Request bodies must be sent with Content-Type: application/json.', { field: 'content-type' }) };
   }
   try {
@@ -44,6 +46,12 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
       return { ...response, headers: { allow: match.allow.join(', ') } };
     }
     const { op } = match.route;
+    // A body is parsed only for a caller whose key holds: parsing 1 MiB of crafted JSON costs far more than a key
+    // check (cached for a known key), so an unknown caller is refused first.
+    if (request.body.length > 0 && op.authentication === 'key') {
+      const refused = await authenticate(ctx).then(() => undefined, (error: unknown) => envelopeOfError(ctx.requestId, toCatalogueError(error)));
+      if (refused) return refused;
+    }
     const body = parseBody(request, ctx.requestId);
     if (!body.ok) return body.response;
     let variables: Record<string, unknown>;

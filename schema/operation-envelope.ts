@@ -28,9 +28,10 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
 }
 
 /** A refusal on `/graphql` made before yoga ran, in the GraphQL response shape clients of that path expect. */
-export function graphqlErrorResponse(code: ErrorCode, message?: string): EnvelopeResponse {
+export function graphqlErrorResponse(code: ErrorCode, message?: string, details?: Record<string, unknown>): EnvelopeResponse {
   const entry = ERROR_CATALOGUE[code];
-  return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions: { code, retryable: entry.retryable } }] } };
+  const extensions = { code, retryable: entry.retryable, ...(details ? { details } : {}) };
+  return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions }] } };
 }
 
 /** The envelope of an error already mapped onto the catalogue. */

@@ -15,6 +15,8 @@ import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { isJsonPost, type GraphQLAnswer, type JsonPost } from '../schema/pipeline/graphql-json-post.ts';
 import { readBody } from '../core/read-body.ts';
+import { JSON_MEDIA_TYPE, MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth.ts';
+import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { PREFLIGHT, type CorsPolicy } from './cors.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
 import { requestIdFrom } from './request-id.ts';
@@ -67,6 +69,25 @@ function clientErrorAnswer(cors?: CorsPolicy): (error: NodeJS.ErrnoException, so
     );
   };
 }
+
+/**
+ * The body limit of a `/graphql` request without a valid key: enough for what such a request can be served (health,
+ * readiness, introspection), so an unknown caller cannot make the process parse 1 MiB (docs/api-conventions.md).
+ */
+export const KEYLESS_GRAPHQL_BODY_BYTES = 16 * 1024;
+
+/** A request with a valid key may send up to 1 MiB; the key is checked once here and kept on the context. */
+async function graphqlBodyLimit(ctx: RequestContext): Promise<number> {
+  if (!ctx.authorization) return KEYLESS_GRAPHQL_BODY_BYTES;
+  return authenticate(ctx).then(() => MAX_BODY_BYTES, () => KEYLESS_GRAPHQL_BODY_BYTES);
+}
+
+function bodyLimitMessage(limit: number): string {
+  return limit === MAX_BODY_BYTES ? 'The request body is over 1 MiB.' : `Without a valid API key, a GraphQL request body is limited to ${limit / 1024} KiB (1 MiB with one).`;
+}
+
+const TOO_DEEP_MESSAGE = `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`;
+const TOO_DEEP_DETAILS = { field: 'body', limit: 'depth', maximum: MAX_JSON_DEPTH };
 
 /** Request media types yoga parses; anything else is refused before it reaches yoga. */
 const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
@@ -159,7 +180,7 @@ function send(res: ServerResponse, requestId: string, response: EnvelopeResponse
   writeWhole(res, response.status, JSON.stringify(response.body), { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId }, extraHeaders, response.headers);
 }
 
-function toWebRequest(req: IncomingMessage, body: string): Request {
+function toWebRequest(req: IncomingMessage, body: string, WebRequest: typeof Request = Request): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -167,7 +188,7 @@ function toWebRequest(req: IncomingMessage, body: string): Request {
   }
   const method = req.method ?? 'GET';
   // A fixed origin: the Host header is the client's to send, and a malformed one must not fail the request.
-  return new Request(new URL(req.url ?? '/', 'http://localhost'), {
+  return new WebRequest(new URL(req.url ?? '/', 'http://localhost'), {
     method,
     headers,
     ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
@@ -212,26 +233,30 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       for (const name in cors) res.setHeader(name, cors[name]!);
     }
     if (path === '/graphql') {
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-        return send(res, requestId, graphqlErrorResponse('payload_too_large'), await creditHeaders(newContext(routes, req, 'graphql', requestId, seen)));
-      }
+      const ctx = newContext(routes, req, 'graphql', requestId, seen);
+      const limit = await graphqlBodyLimit(ctx);
+      const tooLarge = () => graphqlErrorResponse('payload_too_large', bodyLimitMessage(limit), { field: 'body', maximum: limit });
+      if (Number(req.headers['content-length'] ?? 0) > limit) return send(res, requestId, tooLarge(), await creditHeaders(ctx));
       if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
         return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
       }
-      const ctx = newContext(routes, req, 'graphql', requestId, seen);
       const common = isJsonPost(req);
-      if (!common && (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD')) {
+      const json = req.method === 'POST' && JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '');
+      if (!json && (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD')) {
         await routes.graphql(req, res, ctx);
         return;
       }
-      // The common request, and a body of undeclared length (chunked), are read under the limit first.
-      const body = await readBody(req, MAX_BODY_BYTES);
-      if (body === undefined) return send(res, requestId, graphqlErrorResponse('payload_too_large'), { connection: 'close', ...(await creditHeaders(ctx)) });
+      // A JSON body, and a body of undeclared length (chunked), are read under the limit first, and a JSON one is
+      // checked for depth before anything parses it.
+      const body = await readBody(req, limit);
+      if (body === undefined) return send(res, requestId, tooLarge(), { connection: 'close', ...(await creditHeaders(ctx)) });
+      if (json && nestsDeeperThan(body)) return send(res, requestId, graphqlErrorResponse('invalid_request', TOO_DEEP_MESSAGE, TOO_DEEP_DETAILS), await creditHeaders(ctx));
       const answer = common ? await routes.graphqlJson({ body, headers: req.headers }, ctx) : undefined;
       if (answer) return writeWhole(res, answer.status, answer.body, answer.headers);
-      // Nothing ran on the common path's context when it declined: yoga starts afresh on the whole body.
+      // Nothing ran on the common path's context when it declined: yoga starts afresh on the whole body, in a
+      // Request of its own Fetch API, as its node handler would build (the platform's drops a byte order mark).
       const yogaCtx = common ? newContext(routes, req, 'graphql', requestId, seen) : ctx;
-      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body), yogaCtx), async () => ({}));
+      return sendWeb(res, await routes.graphql.fetch(toWebRequest(req, body, routes.graphql.fetchAPI.Request), yogaCtx), async () => ({}));
     }
     if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
@@ -259,6 +284,9 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       return sendWeb(res, response, async () => ({ 'x-request-id': requestId, ...(await creditHeaders(ctx)) }), isSubscriptionStream(body));
     }
     const ctx = newContext(routes, req, 'rest', requestId, seen);
+    if (JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '') && nestsDeeperThan(body)) {
+      return send(res, requestId, errorEnvelope(requestId, 'invalid_request', TOO_DEEP_MESSAGE, TOO_DEEP_DETAILS), await creditHeaders(ctx));
+    }
     const idempotencyKey = req.headers['idempotency-key'];
     const response = await routes.rest({ method: req.method ?? 'GET', pathname: path, query: search, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);
     send(res, requestId, response, await creditHeaders(ctx));

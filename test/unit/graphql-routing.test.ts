@@ -22,6 +22,7 @@ beforeAll(async () => {
       res.end('yoga');
     },
     {
+      fetchAPI: { Request },
       fetch: async () => {
         calls.push('yoga fetch');
         return new Response('yoga');
@@ -67,9 +68,10 @@ describe('the /graphql listener', () => {
     expect(calls).toEqual(['fast path', 'yoga fetch']);
   });
 
-  it('gives a request with an Origin, or a GET, to yoga alone', async () => {
+  it('gives a request with an Origin, or a GET, to yoga alone; a JSON body read first (its depth is checked)', async () => {
     await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example' }, body: query })).text();
     await (await fetch(`${url}?query=${encodeURIComponent('{ health { status } }')}`)).text();
-    expect(calls).toEqual(['yoga node', 'yoga node']);
+    await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/graphql', origin: 'https://app.example' }, body: '{ health { status } }' })).text();
+    expect(calls).toEqual(['yoga fetch', 'yoga node', 'yoga node']);
   });
 });

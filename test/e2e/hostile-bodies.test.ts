@@ -1,0 +1,112 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../core/json-depth.ts';
+import { KEYLESS_GRAPHQL_BODY_BYTES } from '../../service/http-server.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/** Bodies an unknown caller could send to make the process parse at its expense (docs/api-conventions.md "Requests"). */
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc?.close();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const deep = (levels: number) => `{"query":"{ health { status } }","x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+const TOO_DEEP = { field: 'body', limit: 'depth', maximum: MAX_JSON_DEPTH };
+const json = { 'content-type': 'application/json' };
+
+/** Counts JSON.parse calls on `body` itself (the service runs in this process). */
+function parsesOf(body: string): { count: number } {
+  const seen = { count: 0 };
+  const parse = JSON.parse;
+  vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    if (text === body) seen.count++;
+    return parse(text, reviver);
+  });
+  return seen;
+}
+
+describe('a body nested deeper than the limit', () => {
+  it('REST: 400 naming the body and the limit, never parsed, with or without a key', async () => {
+    const { key } = await svc.newKey();
+    const body = deep(100_000);
+    const parses = parsesOf(body);
+    for (const withKey of [undefined, key]) {
+      const res = await svc.request('POST', '/v1/forum/search', { key: withKey, rawBody: body, headers: json });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', details: TOO_DEEP });
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+    }
+    expect(parses.count).toBe(0);
+  });
+
+  it('GraphQL: 400 in the GraphQL shape, never parsed, on the common path and through yoga (a browser’s request)', async () => {
+    const { key } = await svc.newKey();
+    const body = deep(MAX_JSON_DEPTH + 1);
+    const parses = parsesOf(body);
+    for (const origin of [undefined, 'https://app.example']) {
+      const res = await svc.request('POST', '/graphql', { key, rawBody: body, headers: { ...json, ...(origin ? { origin } : {}) } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: TOO_DEEP });
+    }
+    expect(parses.count).toBe(0);
+  });
+
+  it('at the limit, the body is parsed and answered as before', async () => {
+    const res = await svc.request('POST', '/graphql', { rawBody: deep(MAX_JSON_DEPTH - 1), headers: json });
+    expect(res.body.errors[0].extensions.details ?? {}).not.toMatchObject({ limit: 'depth' });
+  });
+});
+
+describe('REST checks the key before it parses a body', () => {
+  it('an unknown key with a body that would be refused for its members is 401, its body never parsed', async () => {
+    const body = JSON.stringify({ query: 'x', unknownMember: 'y'.repeat(100_000) });
+    const parses = parsesOf(body);
+    const res = await svc.request('POST', '/v1/forum/search', { key: 'svc_live_unknown0000000000000000000000', rawBody: body, headers: json });
+    expect(res.status).toBe(401);
+    expect(parses.count).toBe(0);
+  });
+
+  it('a valid key still gets the member named', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('POST', '/v1/forum/search', { key, body: { query: 'x', unknownMember: 'y' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toMatchObject({ field: 'unknownMember' });
+  });
+});
+
+describe('GraphQL without a valid key takes a small body', () => {
+  const padded = (bytes: number) => JSON.stringify({ query: `{ health { status } }${' '.repeat(bytes)}` });
+
+  it('over the keyless limit: 413 naming the limit, declared or chunked, with no key or an unknown one', async () => {
+    const body = padded(KEYLESS_GRAPHQL_BODY_BYTES);
+    for (const key of [undefined, 'svc_live_unknown0000000000000000000000']) {
+      const res = await svc.request('POST', '/graphql', { key, rawBody: body, headers: json });
+      expect(res.status).toBe(413);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'payload_too_large', details: { field: 'body', maximum: KEYLESS_GRAPHQL_BODY_BYTES } });
+      expect(res.body.errors[0].message).toContain('Without a valid API key');
+    }
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: json, body: chunked, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
+  it('within it, a keyless request is served; with a valid key, a body past it is too', async () => {
+    const small = await svc.request('POST', '/graphql', { rawBody: padded(1000), headers: json });
+    expect(small.body.data.health.status).toBe('ok');
+    const { key } = await svc.newKey();
+    const large = await svc.request('POST', '/graphql', { key, rawBody: padded(4 * KEYLESS_GRAPHQL_BODY_BYTES), headers: json });
+    expect(large.status).toBe(200);
+    expect(large.body.data.health.status).toBe('ok');
+  });
+});
