@@ -56,6 +56,7 @@ import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS } from '../schema/catalogue/index.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
+import { MAX_WAITING_TESTS } from '../schema/catalogue/webhooks.ts';
 import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
@@ -264,6 +265,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       deliverNow: (deliveryId, trigger) => jobs.deliverNow(deliveryId, trigger),
       newEventId: () => newEventId(now()),
       clock: now,
+      maxWaitingTests: MAX_WAITING_TESTS,
     });
     if (options.jobs?.autostart !== false) await jobs.start();
 

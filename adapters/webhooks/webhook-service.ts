@@ -149,6 +149,8 @@ export interface WebhookServiceOptions {
   deliverNow(deliveryId: string, trigger: 'manual' | 'redeliver' | 'test'): Promise<void>;
   newEventId(): string;
   clock: () => Date;
+  /** Test deliveries a webhook may have waiting (pending or retrying) before another test is refused. */
+  maxWaitingTests: number;
 }
 
 /** Longer than an attempt's timeout. */
@@ -162,6 +164,16 @@ function notFound(resource: 'webhook' | 'delivery', id: string): ResourceError {
 /** A disabled webhook receives nothing, sent by hand (test, redeliver) or by the schedule, until it is active again. */
 function disabled(status: WebhookRow['status']): ResourceError {
   return new ResourceError('state', 'The webhook is disabled: set its status to active to send it anything.', { status });
+}
+
+/** A webhook with as many test deliveries waiting as it may have: one ends when delivered or out of retries. */
+function testsWaiting(limit: number, retryAfterSeconds: number): ResourceError {
+  return new ResourceError(
+    'busy',
+    `This webhook has ${limit} test deliveries waiting to be delivered (pending or retrying), as many as it may: once its receiver answers 2xx, redeliver one (POST /v1/webhook-deliveries/{id}/redeliver) or wait for their retries, then test again.`,
+    { reason: 'test_deliveries_waiting', maxWaitingTests: limit },
+    retryAfterSeconds,
+  );
 }
 
 function forbidden(reason: string): ResourceError {
@@ -295,8 +307,22 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       const at = clock();
       const eventId = options.newEventId();
       const payload = { type: 'webhook.test', timestamp: at.toISOString(), data: { webhook: toWebhook(webhook) } };
-      // Due only after a lease: the attempt made here is the first, and the schedule takes over if this process dies.
-      await insertEvents(db, [{ webhookId: webhook.id, eventId, type: 'webhook.test', payload }], at, new Date(at.getTime() + TEST_LEASE_MS));
+      await db.transaction(async (tx) => {
+        // One test of a webhook at a time counts and inserts, so concurrent tests cannot all pass the bound.
+        await tx.all(`select pg_advisory_xact_lock(hashtext('webhook-test:' || ?))`, [webhook.id]);
+        const [waiting] = await tx.all<{ count: unknown; soonest: unknown }>(
+          `select count(*) as "count", min("next_attempt_at") as "soonest" from "webhook_delivery"
+           where "webhook_id" = ? and "event_type" = 'webhook.test' and "status" in ('pending', 'retrying')`,
+          [webhook.id],
+        );
+        if (toInt(waiting.count) >= options.maxWaitingTests) {
+          // When the soonest of them is next attempted (it may then be delivered), at least a second from now.
+          const soonestMs = waiting.soonest ? Date.parse(iso(waiting.soonest)) - at.getTime() : 0;
+          throw testsWaiting(options.maxWaitingTests, Math.max(1, Math.ceil(soonestMs / 1000)));
+        }
+        // Due only after a lease: the attempt made here is the first, and the schedule takes over if this process dies.
+        await insertEvents(tx, [{ webhookId: webhook.id, eventId, type: 'webhook.test', payload }], at, new Date(at.getTime() + TEST_LEASE_MS));
+      });
       const [row] = await db.all<{ id: string }>(`select "id" from "webhook_delivery" where "webhook_id" = ? and "event_id" = ?`, [webhook.id, eventId]);
       await options.deliverNow(row.id, 'test');
       return deliveryOf(row.id);

@@ -18,6 +18,11 @@ const CRUD_ERRORS = [400, 401, 402, 403, 404, 429, 500] as const;
 /** Stand for a webhook and a delivery of the caller's: the catalogue walk creates them and puts their ids here. */
 export const EXAMPLE_WEBHOOK_ID = '00000000-0000-4000-8000-000000000001';
 export const EXAMPLE_DELIVERY_ID = '00000000-0000-4000-8000-000000000002';
+/**
+ * Test deliveries one webhook may have waiting (pending or retrying) before a test is refused with 429: a test is the
+ * one way an account adds deliveries at will, each retried up to nine times over three days.
+ */
+export const MAX_WAITING_TESTS = 10;
 
 export const createWebhook = defineOperation({
   ...RESOURCE,
@@ -106,7 +111,7 @@ export const testWebhook = defineOperation({
   ...RESOURCE,
   operationId: 'testWebhook',
   description:
-    'Sends a signed `webhook.test` event now and answers with its delivery once the attempt is recorded (a failed attempt is retried like any other). 409 while the webhook is disabled.',
+    `Sends a signed \`webhook.test\` event now and answers with its delivery once the attempt is recorded (a failed attempt is retried like any other). 409 while the webhook is disabled; 429 (\`details.reason\` \`test_deliveries_waiting\`, with \`Retry-After\`) while ${MAX_WAITING_TESTS} of its test deliveries wait to be delivered.`,
   graphql: { kind: 'mutation', field: 'testWebhook' },
   rest: { method: 'POST', path: '/v1/webhooks/:id/test' },
   tool: 'test_webhook',

@@ -69,6 +69,7 @@ const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
   state: 'conflict',
   destination: 'forbidden_destination',
   invalid: 'invalid_request',
+  busy: 'rate_limited',
 };
 
 /** HTTP statuses yoga itself answers a malformed request with, and their catalogue codes. */
@@ -133,7 +134,10 @@ export function toCatalogueError(error: unknown): GraphQLError {
   if (error instanceof UpstreamError) return fromUpstream(error);
   if (error instanceof CreditsRefusal) return fromCreditsRefusal(error);
   if (error instanceof CreditsConflict) return new ServiceError('conflict', { message: error.message });
-  if (error instanceof ResourceError) return new ServiceError(RESOURCE_ERROR_CODES[error.kind], { message: error.message, details: error.details });
+  if (error instanceof ResourceError) {
+    const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
+    return new ServiceError(RESOURCE_ERROR_CODES[error.kind], { message: error.message, details: error.details, ...(headers ? { headers } : {}) });
+  }
   if (error instanceof IdentityError) return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details: { field: error.field } });
   if (isDatabaseUnavailable(error)) {
     return new ServiceError('not_ready', { message: 'The database is unreachable: retry with backoff. Nothing was charged.', details: { dependency: 'database' } });

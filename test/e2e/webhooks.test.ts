@@ -235,6 +235,27 @@ describe('deliveries', () => {
     }
   });
 
+  it('refuses a test with 429 while the webhook has 10 test deliveries waiting, also when they are sent at once', async () => {
+    receiver.answer('/backlog', { status: 500 });
+    const hook = await createWebhook('/backlog');
+    const tests = await Promise.all(Array.from({ length: 15 }, () => svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })));
+    expect(tests.map((res) => res.status).sort()).toEqual([...Array(10).fill(200), ...Array(5).fill(429)]);
+    const refused = tests.find((res) => res.status === 429)!;
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', retryable: true, details: { reason: 'test_deliveries_waiting', maxWaitingTests: 10 } });
+    expect(refused.body.error.message).toMatch(/10 test deliveries waiting/);
+    // The soonest waiting test's retry is 5 s away (its lease, 60 s, while it is being attempted).
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    const waiting = (await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key })).body.data;
+    expect(waiting).toHaveLength(10);
+    // Once the receiver answers, a redelivered test is delivered and makes room for another.
+    receiver.answer('/backlog', { status: 200 });
+    expect((await svc.request('POST', `/v1/webhook-deliveries/${waiting[0].id}/redeliver`, { key })).body.data.status).toBe('succeeded');
+    const again = await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
   it('honours Retry-After, and a 410 disables the webhook at once', async () => {
     receiver.answer('/busy', { status: 429, headers: { 'retry-after': '120' } });
     const busy = await createWebhook('/busy');

@@ -65,6 +65,7 @@ describe(`webhook delivery read (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' 
       deliverNow: async () => {},
       newEventId: randomUUID,
       clock: () => new Date(at),
+      maxWaitingTests: 10,
     });
 
     const read = await service.delivery(workspaceId, deliveryId);
