@@ -237,7 +237,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   return {
     sweep: () => (closed ? Promise.resolve(0) : fill()),
     async idle() {
-      while (inFlight.size > 0 || nextFill) await Promise.allSettled([...inFlight, nextFill]);
+      // Idle once the attempts have ended and the last fill queued (which may start more) has too.
+      for (;;) {
+        const turn = fillTurn;
+        await Promise.allSettled([...inFlight, turn]);
+        if (inFlight.size === 0 && turn === fillTurn) return;
+      }
     },
     async attemptNow(deliveryId, trigger) {
       const row = await claimOne(deliveryId);
