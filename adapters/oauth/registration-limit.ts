@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { addressKey } from '../identity/address-key.ts';
 
 /** Open registration, bounded: one address may register this many clients an hour on each instance. */
 export const REGISTRATIONS_PER_HOUR = 30;
@@ -8,12 +9,12 @@ export const REGISTRATIONS_PER_HOUR = 30;
  */
 export const AUTHORIZATIONS_PER_HOUR = 120;
 
-/** Seconds an address must wait once it has used `perHour` this hour, or 0 when it may go on. */
+/** Seconds an address (an IPv6 one by its /64) must wait once it has used `perHour` this hour, or 0 when it may go on. */
 function hourlyLimit(perHour: number, keyPrefix: string): (address: string) => Promise<number> {
   const limiter = new RateLimiterMemory({ points: perHour, duration: 3600, keyPrefix });
   return async (address) => {
     try {
-      await limiter.consume(address);
+      await limiter.consume(addressKey(address));
       return 0;
     } catch (refusal) {
       if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));

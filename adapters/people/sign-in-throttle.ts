@@ -1,8 +1,9 @@
 import type { SqlDb } from '../db/sql.ts';
+import { addressKey } from '../identity/address-key.ts';
 
 /**
- * Failed sign-ins counted per email and per client address, and sign-up attempts per address, in fixed windows, in the
- * database so that every instance counts the same attempts. A key over its limit is refused until its window ends, before any password
+ * Failed sign-ins counted per email and per client address, and sign-up attempts per address (an IPv6 one by its /64,
+ * address-key.ts), in fixed windows, in the database so that every instance counts the same attempts. A key over its limit is refused until its window ends, before any password
  * is checked (so a flood of guesses costs no scrypt time either).
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
@@ -30,7 +31,7 @@ export class SignUpThrottled extends Error {
 }
 
 export function signUpKeys(address: string): ThrottleKey[] {
-  return [{ key: `signup:${address}`, limit: SIGN_UPS_PER_ADDRESS }];
+  return [{ key: `signup:${addressKey(address)}`, limit: SIGN_UPS_PER_ADDRESS }];
 }
 
 export interface ThrottleKey {
@@ -44,7 +45,7 @@ export interface ThrottleKey {
  */
 export function throttleKeys(email: string | undefined, address: string | undefined): ThrottleKey[] {
   const keys = email === undefined ? [] : [{ key: `email:${email}`, limit: FAILURES_PER_EMAIL }];
-  if (address) keys.push({ key: `address:${address}`, limit: FAILURES_PER_ADDRESS });
+  if (address) keys.push({ key: `address:${addressKey(address)}`, limit: FAILURES_PER_ADDRESS });
   return keys;
 }
 
