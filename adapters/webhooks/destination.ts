@@ -85,16 +85,25 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
  * (CGNAT), unique-local, multicast, broadcast, unspecified or reserved ones. An IPv4-mapped IPv6 address is judged as
  * the IPv4 address it carries; any other IPv6 address must be global unicast (2000::/3), less the ranges inside it that
  * are not public unicast (documentation, 6to4, Teredo, ORCHID, benchmarking), so an IPv4-compatible `::7f00:1` or an
- * unassigned block never reaches an IPv4 host through a dual-stack or translating network.
+ * unassigned block never reaches an IPv4 host through a dual-stack or translating network. Says what a forbidden
+ * address is (`a loopback address`), without the address; null for a permitted one.
  */
 export function forbiddenAddress(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (!ipaddr.isValid(address)) return 'not an IP address';
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
-  if (range !== 'unicast') return `${address} is a ${range} address`;
-  if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return `${address} is not a global unicast address (2000::/3)`;
+  if (range !== 'unicast') return `a ${range} address`;
+  if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return 'an address that is not global unicast (2000::/3)';
   return null;
+}
+
+/**
+ * Why a host is refused, given what `forbiddenAddress` said of one of its addresses. A literal is named (the tenant
+ * wrote it); a name is not followed by its address: what an internal name resolves to is not the tenant's to learn.
+ */
+function refusal(hostname: string, literal: string | null, what: string): string {
+  return literal ? `${literal} is ${what}` : `${hostname} resolves to ${what}`;
 }
 
 /** The URL's host as an address literal, or null for a name. */
@@ -128,8 +137,8 @@ export async function checkDestination(policy: DestinationPolicy, raw: string): 
   if (allowed(policy, url.hostname, portOf(url))) return { ok: true };
   const literal = literalAddress(url.hostname);
   if (literal) {
-    const reason = forbiddenAddress(literal);
-    return reason ? { ok: false, reason } : { ok: true };
+    const what = forbiddenAddress(literal);
+    return what ? { ok: false, reason: refusal(url.hostname, literal, what) } : { ok: true };
   }
   let addresses: string[];
   try {
@@ -138,8 +147,8 @@ export async function checkDestination(policy: DestinationPolicy, raw: string): 
     return { ok: true };
   }
   for (const address of addresses) {
-    const reason = forbiddenAddress(address);
-    if (reason) return { ok: false, reason: `${url.hostname} resolves to ${reason.replace(`${address} is `, `${address}, `)}` };
+    const what = forbiddenAddress(address);
+    if (what) return { ok: false, reason: refusal(url.hostname, null, what) };
   }
   return { ok: true };
 }
@@ -153,8 +162,8 @@ export async function permittedAddresses(policy: DestinationPolicy, hostname: st
   const addresses = literal ? [literal] : await policy.lookup(hostname);
   if (allowed(policy, hostname, port)) return addresses;
   for (const address of addresses) {
-    const reason = forbiddenAddress(address);
-    if (reason) throw new Error(`forbidden destination: ${reason}`);
+    const what = forbiddenAddress(address);
+    if (what) throw new Error(`forbidden destination: ${refusal(hostname, literal, what)}`);
   }
   return addresses;
 }
