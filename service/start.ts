@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDataDir } from '../adapters/db/data-dir-mode.ts';
 import { createOperatorAudit } from '../adapters/db/operator-audit.ts';
 import { sqlDbFromOrm } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
@@ -161,7 +161,7 @@ const DRAIN_MS = 10_000;
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   const now = options.now ?? (() => new Date());
   if (!config.billing) logger.warn('SVC_BILLING=off: every call is served free. For benchmarks only.');
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config.dataDir);
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   const cleanups: Cleanup[] = [];
   if (lock) cleanups.push({ step: 'data folder lock', run: () => lock.release() });

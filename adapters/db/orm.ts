@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateDataDir } from './data-dir-mode.ts';
 import { join, resolve } from 'node:path';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
@@ -93,7 +93,7 @@ function ormConfig(options: InitOrmOptions): Partial<Options> {
     };
   }
   const dataDir = resolve(options.dataDir ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDataDir(dataDir);
   // PGlite takes the cluster location as its database name; it creates the folder itself, but not its parents.
   return { ...shared, driver: PgliteDriver, dbName: join(dataDir, PGLITE_SUBDIR) };
 }

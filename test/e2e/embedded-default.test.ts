@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ const whoami = (url: string, key: string) => fetch(`${url}/v1/whoami`, { headers
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'svc-embedded-'));
+  // As an older start left it: the service tightens it.
+  await chmod(dataDir, 0o755);
 });
 afterAll(async () => {
   await killServiceProcesses();
@@ -34,6 +36,8 @@ describe('the embedded default', () => {
     // The embedded default prints the key itself (README); `key` is what the file holds.
     expect(first.output()).toContain(`demo key:  ${key}  (also in ${join(dataDir, 'demo-key')})`);
     expect((await stat(join(dataDir, 'demo-key'))).mode & 0o777).toBe(0o600);
+    // The embedded database's own files are 0644: the folder keeps everyone else out.
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     const res = await whoami(url, key);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { scopes: string[] } }).data.scopes).toContain('read:social');
