@@ -30,6 +30,16 @@ export interface Usage {
   spendingPaused: boolean;
 }
 
+/**
+ * What a refund booked: all of its dollars, and the credits taken back, which can be fewer than asked (even none):
+ * only bought credits neither spent nor held by calls in flight are taken (docs/billing.md "Tiers").
+ */
+export interface RefundBooked {
+  usdCents: number;
+  creditsAsked: number;
+  creditsTakenBack: number;
+}
+
 /** The spec's Limits object. */
 export interface Limits extends TierLimits {
   tier: Tier;
@@ -71,7 +81,7 @@ export interface CreditsService {
   limits(workspaceId: string): Promise<Limits | null>;
   recordPurchase(workspaceId: string, purchase: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
   /** Takes back up to `credits` bought credits not spent nor held; refuses a refund above the net purchases. */
-  recordRefund(workspaceId: string, refund: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
+  recordRefund(workspaceId: string, refund: { usdCents: number; credits: number; note?: string }): Promise<Usage & { refund: RefundBooked }>;
   setSpendingPaused(workspaceId: string, paused: boolean): Promise<Usage>;
   /** Newest first; settled charges are folded in first, so the ledger sums to the balance. */
   ledger(workspaceId: string, options?: { limit?: number }): Promise<LedgerEntry[]>;
@@ -282,7 +292,7 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       if (row?.clawback === null || row?.clawback === undefined) {
         throw new CreditsConflict(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
       }
-      return requireUsage(workspaceId);
+      return { ...(await requireUsage(workspaceId)), refund: { usdCents, creditsAsked: credits, creditsTakenBack: toInt(row.clawback) } };
     },
 
     async setSpendingPaused(workspaceId, paused) {

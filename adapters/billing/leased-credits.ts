@@ -26,9 +26,9 @@ export function withLeases(credits: CreditsService, leases: CreditLeases): Credi
     },
     async recordRefund(workspaceId, refund) {
       // No lease grows while the refund runs: it takes back what the instances handed back, not only what was free.
-      await leases.frozen(workspaceId, () => credits.recordRefund(workspaceId, refund));
+      const booked = await leases.frozen(workspaceId, () => credits.recordRefund(workspaceId, refund));
       leases.forget(workspaceId);
-      return (await usage(workspaceId))!;
+      return { ...(await usage(workspaceId))!, refund: booked.refund };
     },
     async setSpendingPaused(workspaceId, paused) {
       await credits.setSpendingPaused(workspaceId, paused);

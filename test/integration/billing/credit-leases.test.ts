@@ -237,7 +237,7 @@ describe('credit leases', () => {
     expect(Number(held.credits)).toBeGreaterThan(10_000);
 
     const after = await first.books.recordRefund(workspaceId, { usdCents: 10_000, credits: 40_000 });
-    expect(after).toMatchObject({ balance: 0, tier: 'free' });
+    expect(after).toMatchObject({ balance: 0, tier: 'free', refund: { usdCents: 10_000, creditsAsked: 40_000, creditsTakenBack: 40_000 - 8 } });
     expect((await first.books.ledger(workspaceId)).find((entry) => entry.kind === 'refund')).toMatchObject({ credits: -(40_000 - 8) });
     expect(await call(second, workspaceId, 4, 4)).toMatchObject({ status: 'refused', refusal: 'insufficient_credits' });
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -8 });

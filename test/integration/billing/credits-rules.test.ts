@@ -145,14 +145,14 @@ describe('billing rules', () => {
 
     // $1 back with 10,000 credits asked: only the 2,000 neither spent nor held by the call in flight can go.
     const after = await credits.recordRefund(workspaceId, { usdCents: 100, credits: 10_000, note: 'dispute #1' });
-    expect(after).toMatchObject({ tier: 't1', balance: 3_000, reserved: 3_000, available: 0 });
+    expect(after).toMatchObject({ tier: 't1', balance: 3_000, reserved: 3_000, available: 0, refund: { usdCents: 100, creditsAsked: 10_000, creditsTakenBack: 2_000 } });
     expect((await credits.ledger(workspaceId)).find((entry) => entry.kind === 'refund')).toMatchObject({
       kind: 'refund', credits: -2_000, boughtCredits: -2_000, usdCents: -100, note: 'dispute #1',
     });
     expect(await credits.settle(held, 3_000)).toEqual({ charged: 3_000, remaining: 0 });
 
     await expect(credits.recordRefund(workspaceId, { usdCents: 9_901, credits: 0 })).rejects.toThrow(RangeError);
-    expect((await credits.recordRefund(workspaceId, { usdCents: 9_900, credits: 0 })).tier).toBe('free');
+    expect(await credits.recordRefund(workspaceId, { usdCents: 9_900, credits: 0 })).toMatchObject({ tier: 'free', refund: { usdCents: 9_900, creditsAsked: 0, creditsTakenBack: 0 } });
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, bought: 0 });
   });
 
