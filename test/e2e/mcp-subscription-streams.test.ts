@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STREAMS } from '../../schema/catalogue/mcp-streams.ts';
+import { McpSignIn } from '../support/mcp-sign-in.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -105,5 +106,21 @@ describe('MCP subscription streams', () => {
     expect((await svc.operator('POST', `/operator/keys/${keyId}/revoke`)).status).toBe(200);
     await readToEnd(stream.reader!);
     expect((await listen(key)).res.status).toBe(401);
+  });
+
+  it('ends an MCP connection’s open stream when its client revokes the access token it was opened with', async () => {
+    const { person, workspace } = await svc.service.people.signUp({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' });
+    const flow = new McpSignIn(svc.url, { session: (await svc.service.people.startSession(person.id)).token, workspaceId: workspace.id });
+    const { clientId, tokens } = await flow.signIn();
+    const stream = await listen(tokens.access_token);
+    expect(stream.res.status).toBe(200);
+    const revoked = await fetch(`${svc.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: clientId }),
+    });
+    expect(revoked.status).toBe(200);
+    await readToEnd(stream.reader!);
+    expect((await listen(tokens.access_token)).res.status).toBe(401);
   });
 });
