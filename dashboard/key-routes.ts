@@ -39,8 +39,8 @@ export function keyRoutes(deps: DashboardDeps) {
     }),
 
     create: forMember(deps, async (request, signedIn, workspace) => {
-      const refuse = async (form: KeyForm) =>
-        page(html`<${KeysPage} signedIn=${signedIn} workspace=${workspace} rows=${await rows(workspace.id)} now=${clock()} form=${form} />`, 400);
+      const refuse = async (form: KeyForm, status = 400) =>
+        page(html`<${KeysPage} signedIn=${signedIn} workspace=${workspace} rows=${await rows(workspace.id)} now=${clock()} form=${form} />`, status);
       const read = readKeyForm(request, clock());
       if ('refused' in read) return refuse(read.refused);
       try {
@@ -48,7 +48,7 @@ export function keyRoutes(deps: DashboardDeps) {
         return page(html`<${KeyCreatedPage} signedIn=${signedIn} workspace=${workspace} secret=${created.key} name=${created.name} baseUrl=${baseUrlOf(request)} />`, 201);
       } catch (error) {
         if (!(error instanceof IdentityError)) throw error;
-        return refuse({ ...read.ok, expiry: undefined, error: `${error.field ?? 'key'}: ${error.message}` });
+        return refuse({ ...read.ok, expiry: undefined, error: `${error.field ?? 'key'}: ${error.message}` }, error.kind === 'key_limit' ? 409 : 400);
       }
     }),
 

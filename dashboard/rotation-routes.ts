@@ -1,3 +1,4 @@
+import { IdentityError } from '../adapters/identity/identity-error.ts';
 import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { page } from './dashboard-http.ts';
@@ -31,13 +32,22 @@ export function rotationRoutes(deps: DashboardDeps, keys: ReturnType<typeof keyR
       if (!EXPIRY_CHOICES.some(([value]) => value === expiry)) {
         return page(html`<${RotateStartPage} signedIn=${signedIn} workspace=${workspace} old=${old} error="expiry: choose one of the offered lifetimes." />`, 400);
       }
-      const created = await identity.createApiKey({
-        workspaceId: workspace.id,
-        label: old.label,
-        scopes: old.scopes,
-        name: `${old.name} (rotated)`,
-        expiresAt: expiry === 'never' ? null : defaultKeyExpiry(clock(), Number(expiry)),
-      });
+      const created = await identity
+        .createApiKey({
+          workspaceId: workspace.id,
+          label: old.label,
+          scopes: old.scopes,
+          name: `${old.name} (rotated)`,
+          expiresAt: expiry === 'never' ? null : defaultKeyExpiry(clock(), Number(expiry)),
+        })
+        .catch((error: unknown) => {
+          // The workspace holds as many live keys as it may: the replacement would be one more.
+          if (error instanceof IdentityError && error.kind === 'key_limit') return error;
+          throw error;
+        });
+      if (created instanceof IdentityError) {
+        return page(html`<${RotateStartPage} signedIn=${signedIn} workspace=${workspace} old=${old} error=${`key: ${created.message}`} />`, 409);
+      }
       return page(
         html`<${RotateStatusPage} signedIn=${signedIn} workspace=${workspace} old=${old} replacement=${created} secret=${created.key} now=${clock()} baseUrl=${baseUrlOf(request)} />`,
         201,

@@ -1,6 +1,6 @@
 /**
  * Why the identity store refused a write. The resolver layer maps these onto the service's error catalogue
- * (invalid_* → 400 naming the field, unknown_* → 404, duplicate_email → 409).
+ * (invalid_* → 400 naming the field, unknown_* → 404, duplicate_email and key_limit → 409).
  */
 export type IdentityErrorKind =
   | 'invalid_scope'
@@ -11,7 +11,8 @@ export type IdentityErrorKind =
   | 'duplicate_email'
   | 'invalid_email'
   | 'invalid_password'
-  | 'invalid_name';
+  | 'invalid_name'
+  | 'key_limit';
 
 export class IdentityError extends Error {
   readonly kind: IdentityErrorKind;

@@ -13,6 +13,13 @@ import { generateKeySecret, hashKeySecret, hashesEqual, KEY_LABELS, parseKeySecr
 import { throttledLastUsed } from './last-used.ts';
 import { invalidScopes, normaliseScopes, type Scope } from './scopes.ts';
 
+/**
+ * Live (neither revoked nor expired) API keys a workspace may hold, however they are created (dashboard, rotation,
+ * operator): every key is a row, a cache entry and a line of the keys page. A service or two per environment,
+ * each rotating, stays far below it.
+ */
+export const MAX_LIVE_KEYS_PER_WORKSPACE = 100;
+
 /** The dashboard's default key lifetime; callers apply it (a key may also be created without expiry). */
 export const DEFAULT_KEY_TTL_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -211,26 +218,33 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
         throw new IdentityError('invalid_expiry', 'expiresAt must be in the future.', { field: 'expiresAt' });
       }
       if (!UUID.test(workspaceId)) throw unknownWorkspace(workspaceId);
-      const em = fork();
-      if (!(await em.count(Workspace, { id: workspaceId }))) throw unknownWorkspace(workspaceId);
-
-      const generated = generateKeySecret(label);
-      const row = em.create(ApiKey, {
-        id: randomUUID(),
-        workspaceId,
-        kind: 'api_key',
-        label,
-        name: name ?? `${label} key`,
-        scopes: normaliseScopes(scopes as Scope[]),
-        hash: generated.hash,
-        prefix: generated.prefix,
-        createdAt,
-        expiresAt,
-        revokedAt: null,
-        lastUsedAt: null,
+      // Under the workspace's row lock: two creations at once cannot both take the last place.
+      return fork().transactional(async (tx) => {
+        if (!(await tx.findOne(Workspace, { id: workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw unknownWorkspace(workspaceId);
+        const live = await tx.count(ApiKey, { workspaceId, kind: 'api_key', revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: createdAt } }] });
+        if (live >= MAX_LIVE_KEYS_PER_WORKSPACE) {
+          throw new IdentityError('key_limit', `This workspace already has ${MAX_LIVE_KEYS_PER_WORKSPACE} live keys, the most it may hold: revoke one it no longer uses first.`, {
+            details: { limit: 'keys', maximum: MAX_LIVE_KEYS_PER_WORKSPACE },
+          });
+        }
+        const generated = generateKeySecret(label);
+        const row = tx.create(ApiKey, {
+          id: randomUUID(),
+          workspaceId,
+          kind: 'api_key',
+          label,
+          name: name ?? `${label} key`,
+          scopes: normaliseScopes(scopes as Scope[]),
+          hash: generated.hash,
+          prefix: generated.prefix,
+          createdAt,
+          expiresAt,
+          revokedAt: null,
+          lastUsedAt: null,
+        });
+        await tx.flush();
+        return { ...toKeySummary(row), key: generated.secret };
       });
-      await em.flush();
-      return { ...toKeySummary(row), key: generated.secret };
     },
 
     async revokeApiKey(keyId, now = new Date()) {

@@ -61,6 +61,7 @@ const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
   invalid_email: 'invalid_request',
   invalid_password: 'invalid_request',
   invalid_name: 'invalid_request',
+  key_limit: 'conflict',
 };
 
 const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
@@ -138,7 +139,10 @@ export function toCatalogueError(error: unknown): GraphQLError {
     const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
     return new ServiceError(RESOURCE_ERROR_CODES[error.kind], { message: error.message, details: error.details, ...(headers ? { headers } : {}) });
   }
-  if (error instanceof IdentityError) return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details: { field: error.field } });
+  if (error instanceof IdentityError) {
+    const details = error.kind === 'key_limit' ? error.details : { field: error.field };
+    return new ServiceError(IDENTITY_ERROR_CODES[error.kind], { message: error.message, details });
+  }
   if (isDatabaseUnavailable(error)) {
     return new ServiceError('not_ready', { message: 'The database is unreachable: retry with backoff. Nothing was charged.', details: { dependency: 'database' } });
   }
