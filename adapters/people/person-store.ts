@@ -13,6 +13,11 @@ import { createSignInThrottle, signUpKeys, SignUpThrottled, throttleKeys } from 
 
 /** A session lasts this long from sign-in, used or not; then the person signs in again. */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
+/**
+ * Live dashboard sessions a person keeps: a sign-in past it ends their oldest. Browsers and devices of one person
+ * stay far below it; without it, each successful sign-in added a week-long row.
+ */
+export const MAX_SESSIONS_PER_PERSON = 20;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 export const NAME_MAX_LENGTH = 80;
@@ -216,13 +221,24 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       const sessionId = randomUUID();
       const createdAt = clock();
       const expiresAt = new Date(createdAt.getTime() + SESSION_TTL_MS);
-      await db.all(`insert into "person_session" ("id", "token_hash", "person_id", "created_at", "expires_at") values (?, ?, ?, ?::timestamptz, ?::timestamptz)`, [
-        sessionId,
-        hashSessionToken(token),
-        personId,
-        createdAt.toISOString(),
-        expiresAt.toISOString(),
-      ]);
+      await db.transaction(async (tx) => {
+        // Under the person's row lock, so two sign-ins at once keep the cap between them.
+        await tx.all(`select 1 from "person" where "id" = ? for update`, [personId]);
+        await tx.all(`insert into "person_session" ("id", "token_hash", "person_id", "created_at", "expires_at") values (?, ?, ?, ?::timestamptz, ?::timestamptz)`, [
+          sessionId,
+          hashSessionToken(token),
+          personId,
+          createdAt.toISOString(),
+          expiresAt.toISOString(),
+        ]);
+        // The oldest past the cap are ended (this new one always kept), and the person's expired ones go with them.
+        await tx.all(
+          `delete from "person_session" where "person_id" = ? and "id" not in (
+             select "id" from "person_session" where "person_id" = ? and "expires_at" > ?::timestamptz
+             order by "id" = ? desc, "created_at" desc, "id" desc limit ?)`,
+          [personId, personId, createdAt.toISOString(), sessionId, MAX_SESSIONS_PER_PERSON],
+        );
+      });
       return { token, sessionId, expiresAt };
     },
 

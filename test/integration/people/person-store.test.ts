@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
-import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
+import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, MAX_SESSIONS_PER_PERSON, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
 import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
@@ -120,6 +120,28 @@ describe('person store', () => {
     await store.endSession(other.token);
     expect(await store.session(other.token)).toBeNull();
     expect(await store.session(started.token)).not.toBeNull();
+  });
+
+  it(`keeps at most ${MAX_SESSIONS_PER_PERSON} live sessions a person: a sign-in past them ends the oldest`, async () => {
+    const { person } = await store.signUp({ email: 'sessions-cap@example.com', password: 'hopper-cobol-59' });
+    const saved = now;
+    const sessions: { token: string }[] = [];
+    // A minute apart; the last at the same instant as the one before it.
+    for (let i = 0; i <= MAX_SESSIONS_PER_PERSON; i++) {
+      now = new Date(saved.getTime() + Math.min(i, MAX_SESSIONS_PER_PERSON - 1) * 60_000);
+      sessions.push(await store.startSession(person.id));
+    }
+    const live = async () => (await Promise.all(sessions.map((session) => store.session(session.token)))).map((found) => found !== null);
+    expect(await live()).toEqual([false, ...Array(MAX_SESSIONS_PER_PERSON).fill(true)]);
+    const count = async () => (await migrated.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from person_session where person_id = ?', [person.id]))[0].n;
+    expect(await count()).toBe(MAX_SESSIONS_PER_PERSON);
+
+    // A week later every one has expired: the next sign-in leaves only itself.
+    now = new Date(now.getTime() + SESSION_TTL_MS);
+    const fresh = await store.startSession(person.id);
+    expect(await count()).toBe(1);
+    expect(await store.session(fresh.token)).not.toBeNull();
+    now = saved;
   });
 
   it('ends every session when the password changes', async () => {
