@@ -23,4 +23,10 @@ describe(`paging state store (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : '
     const rows = await migrated.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from "paging_state" where "id" = ?', [id], 'all');
     expect(rows[0].n).toBe(0);
   });
+
+  it('keeps platform text the database could not hold as such (U+0000, a lone surrogate), as it was', async () => {
+    const store = createPagingStateStore(migrated.orm, () => clock);
+    const state = { q: [{ p: 't1_a\u0000b', after: 'x\ud800y' }] };
+    expect(await store.get(await store.put(state))).toEqual(state);
+  });
 });
