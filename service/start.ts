@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDataDir } from '../adapters/db/data-dir-mode.ts';
+import { sweepRetention } from '../adapters/db/retention.ts';
 import { createOperatorAudit } from '../adapters/db/operator-audit.ts';
 import { sqlDbFromOrm } from '../adapters/db/sql.ts';
 import { createCreditsService, type CreditsService } from '../adapters/billing/credits-service.ts';
@@ -249,6 +250,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         await idempotency.sweep();
         await people.sweep();
         await sweepExpiredOAuthModels(sqlDb, now);
+        const retained = await sweepRetention(sqlDb, now());
+        if (Object.values(retained).some((count) => count > 0)) logger.info({ deleted: retained }, 'retention sweep');
       },
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,

@@ -1,0 +1,94 @@
+import type { SqlRunner } from './sql.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How long rows that would otherwise grow for ever are kept (docs/jobs.md "Retention"). Listings of runs, results and
+ * deliveries take no cursor and show at most their newest 100: those, and everything younger than the window, stay.
+ */
+export const RETENTION = {
+  /** Per monitor (runs, results) and per webhook (deliveries): at least the most a listing shows. */
+  newestKept: 100,
+  /** Finished runs, results and finished deliveries past the newest kept are deleted once older than this. */
+  historyDays: 30,
+  /** The usage ledger (`usage_charge`): a year of monthly statements and a month more. The credit ledger is never deleted. */
+  usageDays: 400,
+  /** An OAuth client registered this long ago that no person ever connected. */
+  unusedClientDays: 30,
+  /** Rows deleted per statement; a table behind by more catches up over the next minutes. */
+  batch: 1_000,
+  /** Statements per table and sweep. */
+  batchesPerSweep: 10,
+} as const;
+
+export type RetentionSweep = Record<'deliveries' | 'runs' | 'results' | 'usageCharges' | 'oauthClients', number>;
+
+/** Rows ranked newest first within their parent, past the newest kept and older than `cutoff`, in a final state. */
+function pastHistory(table: string, parent: string, time: string, finished: string): string {
+  return `with gone as (
+    delete from "${table}" where "id" in (
+      select "id" from (
+        select "id", "${time}" as "at", ${finished} as "finished",
+          row_number() over (partition by "${parent}" order by "${time}" desc, "id" desc) as "newer"
+        from "${table}") ranked
+      where "newer" > ? and "at" < ?::timestamptz and "finished" limit ?)
+    returning 1)
+  select count(*)::int as "n" from gone`;
+}
+
+const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Record<'history' | 'usage' | 'client', Date>) => { sql: string; params: unknown[] }> = {
+  // A delivery's attempts go with it (on delete cascade).
+  deliveries: ({ history }) => ({
+    sql: pastHistory('webhook_delivery', 'webhook_id', 'created_at', `"status" in ('succeeded', 'failed')`),
+    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+  }),
+  runs: ({ history }) => ({
+    sql: pastHistory('monitor_run', 'monitor_id', 'created_at', `"status" in ('succeeded', 'failed', 'skipped')`),
+    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+  }),
+  // What a monitor has seen stays in monitor_seen while the monitor exists, so a deleted result never alerts again.
+  results: ({ history }) => ({
+    sql: pastHistory('monitor_result', 'monitor_id', 'first_seen_at', 'true'),
+    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+  }),
+  // Oldest first by id, which follows insertion: the scan stops at the first rows young enough.
+  usageCharges: ({ usage }) => ({
+    sql: `with gone as (
+      delete from "usage_charge" where "id" in (
+        select "id" from "usage_charge" where "id" <= (select min("id") + ? from "usage_charge") and "charged_at" < ?::timestamptz)
+      returning 1)
+    select count(*)::int as "n" from gone`,
+    params: [RETENTION.batch, usage.toISOString()],
+  }),
+  // oidc-provider stores the registration time (seconds) in the client's metadata; a connected client has an api_key row.
+  oauthClients: ({ client }) => ({
+    sql: `with gone as (
+      delete from "oauth_model" where "kind" = 'Client' and "id" in (
+        select c."id" from "oauth_model" c
+        where c."kind" = 'Client' and (c."payload"->>'client_id_issued_at')::bigint < ?
+          and not exists (select 1 from "api_key" k where k."oauth_client_id" = c."id")
+        limit ?)
+      returning 1)
+    select count(*)::int as "n" from gone`,
+    params: [Math.floor(client.getTime() / 1000), RETENTION.batch],
+  }),
+};
+
+/** One housekeeping pass: deletes what the retention windows let go, in bounded batches; returns how many rows per table. */
+export async function sweepRetention(db: SqlRunner, now: Date): Promise<RetentionSweep> {
+  const cutoffs = {
+    history: new Date(now.getTime() - RETENTION.historyDays * DAY_MS),
+    usage: new Date(now.getTime() - RETENTION.usageDays * DAY_MS),
+    client: new Date(now.getTime() - RETENTION.unusedClientDays * DAY_MS),
+  };
+  const swept = { deliveries: 0, runs: 0, results: 0, usageCharges: 0, oauthClients: 0 };
+  for (const table of Object.keys(STATEMENTS) as (keyof RetentionSweep)[]) {
+    const { sql, params } = STATEMENTS[table](cutoffs);
+    for (let batch = 0; batch < RETENTION.batchesPerSweep; batch++) {
+      const [row] = await db.all<{ n: number }>(sql, params);
+      swept[table] += row?.n ?? 0;
+      if ((row?.n ?? 0) < RETENTION.batch) break;
+    }
+  }
+  return swept;
+}
