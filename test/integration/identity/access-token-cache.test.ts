@@ -33,7 +33,7 @@ describe('access tokens in the key cache', () => {
     const expiresAt = new Date(now.getTime() + 30_000);
     await sql.all(`insert into "oauth_model" ("kind", "id", "payload", "grant_id", "expires_at") values ('AccessToken', ?, ?::jsonb, ?, ?)`, [
       storedId('AccessToken', token),
-      JSON.stringify({ clientId: 'client', aud: 'http://127.0.0.1/mcp', exp: expiresAt.getTime() / 1000, grantId }),
+      JSON.stringify({ clientId: 'client', aud: 'http://127.0.0.1/mcp', exp: expiresAt.getTime() / 1000, grantId, scope: 'read:social usage:read' }),
       grantId,
       expiresAt.toISOString(),
     ]);
