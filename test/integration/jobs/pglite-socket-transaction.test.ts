@@ -56,4 +56,34 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the job store’s PGlite socket 
     const count = async (table: string) => (await pglite.query<{ n: number }>(`select count(*)::int as "n" from "${table}"`)).rows[0]!.n;
     expect({ a: await count('a'), b: await count('b') }).toEqual({ a: 0, b: 1 });
   });
+
+  it('a parameterised statement over the socket reaches PGlite whole, whatever the service sends between its messages', async () => {
+    const served = socketServedPglite(pglite);
+    // pglite-socket runs each wire message (Parse, Bind, Describe, Execute, Sync) on its own: a statement of the
+    // service between the client's Parse and its Bind took the unnamed statement the Bind was meant for. Here the
+    // service sends one as each Parse from the socket arrives, as a worker's messages may come at any point.
+    const service: Promise<number>[] = [];
+    const run = served.execProtocolRawStream.bind(served);
+    served.execProtocolRawStream = (message, options) => {
+      if (message[0] === 'P'.charCodeAt(0)) {
+        const round = service.length;
+        service.push(pglite.query<{ n: number }>('select $1::int + $2::int + $3::int as "n"', [round, 1, 2]).then((result) => result.rows[0]!.n));
+      }
+      return run(message, options);
+    };
+    const server = new PGLiteSocketServer({ db: served, host: '127.0.0.1', port: 0, maxConnections: 2 });
+    await server.start();
+    onTestFinished(() => server.stop());
+    const client = new pg.Client({ connectionString: `postgres://postgres@${server.getServerConn()}/postgres` });
+    await client.connect();
+    onTestFinished(() => client.end());
+
+    const sums: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const values = [round, 10, 20, 30, 40];
+      sums.push(Number((await client.query<{ sum: number }>('select $1::int + $2::int + $3::int + $4::int + $5::int as "sum"', values)).rows[0]!.sum));
+    }
+    expect(sums).toEqual([100, 101, 102, 103, 104]);
+    expect(await Promise.all(service)).toEqual([3, 4, 5, 6, 7]);
+  });
 });
