@@ -1,12 +1,13 @@
 import { renameSync, writeFileSync } from 'node:fs';
+import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
- * Preloaded into the service by bench/profile-read.ts on the embedded default (`--import`): counts the statements
- * PGlite runs, by their SQL, and the main thread's CPU spent inside PGlite's synchronous protocol call
- * (`execProtocolRawSync`, where the WASM database does its work, file writes included). SIGUSR2 writes the counts
- * since the last signal to PGLITE_STATEMENTS_OUT as JSON and starts again. Bench only: it wraps a method of the
- * PGlite class in this process.
+ * Preloaded into the service by bench/profile-read.ts on the embedded default (`--import`), so into each of its
+ * threads: counts the statements PGlite runs, by their SQL, and the CPU of PGlite's thread (the embedded database's
+ * worker) spent inside PGlite's synchronous protocol call (`execProtocolRawSync`, where the WASM database does its
+ * work, file writes included). SIGUSR2 writes the counts since the last signal to PGLITE_STATEMENTS_OUT as JSON and
+ * starts again. Bench only: it wraps a method of the PGlite class in this process.
  */
 interface Counted {
   statements: number;
@@ -57,7 +58,13 @@ PGlite.prototype.execProtocolRawSync = function (this: PGlite, message: Uint8Arr
   }
 };
 
-process.on('SIGUSR2', () => {
+/** Signals reach the main thread only; it passes them on to the worker, where PGlite runs and is counted. */
+const signals = new BroadcastChannel('bench-pglite-statements');
+signals.unref();
+if (isMainThread) process.on('SIGUSR2', () => signals.postMessage('write'));
+else signals.onmessage = () => write();
+
+function write(): void {
   const rows = [...counts].map(([sql, counted]) => ({ sql, ...counted, cpuUs: Math.round(counted.cpuUs) })).sort((a, b) => b.cpuUs - a.cpuUs);
   // Written whole, then renamed, so the reader never sees half of it.
   const out = process.env.PGLITE_STATEMENTS_OUT!;
@@ -65,4 +72,4 @@ process.on('SIGUSR2', () => {
   renameSync(`${out}.part`, out);
   counts.clear();
   since = threadCpuUs();
-});
+}

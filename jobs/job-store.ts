@@ -1,19 +1,17 @@
 import { setImmediate as afterMicrotasks } from 'node:timers/promises';
-import type { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, type AgendaBackend } from 'agenda';
 import pg from 'pg';
+import type { EmbeddedDatabase } from '../adapters/db/embedded-database.ts';
 import { JOBS_TABLE } from '../adapters/db/migrations/Migration20261124000000_jobs.ts';
 import { StoppingListenChannel } from './listen-channel.ts';
 import { SettlingJobRepository } from './settling-repository.ts';
-import { socketServedPglite } from './socket-served-pglite.ts';
 
 export interface JobStoreOptions {
   /** `postgres://…`: the service's own database holds the jobs. */
   databaseUrl?: string;
   /** The embedded database, served to the job store over a loopback PostgreSQL-protocol socket. */
-  pglite?: PGlite;
+  pglite?: EmbeddedDatabase;
   /** `mongodb://…`: the jobs live in MongoDB instead (the design's production choice). */
   mongodbUrl?: string;
   /** How often a worker looks for due jobs when no notification wakes it. */
@@ -78,14 +76,12 @@ export async function openJobStore(options: JobStoreOptions): Promise<JobStore> 
       },
     };
   }
-  let socket: PGLiteSocketServer | undefined;
+  let socket: Awaited<ReturnType<EmbeddedDatabase['serveSocket']>> | undefined;
   let connectionString = options.databaseUrl;
   if (!connectionString) {
     if (!options.pglite) throw new Error('openJobStore needs a database URL, a PGlite instance or a MongoDB URL');
-    // Port 0: the OS gives the listener a free port, which it holds from then on (getServerConn reads it back).
-    socket = new PGLiteSocketServer({ db: socketServedPglite(options.pglite), host: '127.0.0.1', port: 0, maxConnections: POOL_MAX + 1 });
-    await socket.start();
-    connectionString = `postgres://postgres@${socket.getServerConn()}/postgres`;
+    socket = await options.pglite.serveSocket(POOL_MAX + 1);
+    connectionString = socket.connectionString;
   }
   // Our own pool, so a connection dropped while idle (a database restart) is logged instead of crashing the process.
   // A database that went away must not hold a caller (or shutdown's pool.end) waiting for a connection forever.

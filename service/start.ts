@@ -17,7 +17,7 @@ import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { loadKeyring } from '../adapters/db/keyring.ts';
 import { logger } from '../adapters/logging/logger.ts';
 import { runShutdown, type Cleanup } from './shutdown.ts';
-import { embeddedPglite, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
+import { embeddedDatabase, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createUsageChargeWriter } from '../adapters/usage/usage-charge-writer.ts';
@@ -189,7 +189,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       lost: () => (following.lost(), leases.suspend(), mcpStreams.endAll()),
       listening: () => (following.listening(), mcpStreams.endAll()),
     };
-    const pglite = await embeddedPglite(orm);
+    const pglite = embeddedDatabase(orm);
     const keyChanges = pglite ? await listenToPglite(pglite, feed) : await listenToPostgres(config.databaseUrl!, feed, { settings: tierSettings(config.tiers) });
     cleanups.unshift({ step: 'key change feed', run: () => keyChanges.close() });
     const identity = createIdentityStore(orm, { keyCache, keyChanges });

@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
-import type { PGlite } from '@electric-sql/pglite';
-import { PgliteConnection, PgliteDriver } from '@mikro-orm/pglite';
+import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { MikroORM as SqlMikroORM, type AbstractSqlDriver, type SqlEntityManager } from '@mikro-orm/sql';
+import { EmbeddedDatabase } from './embedded-database.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
@@ -29,8 +29,15 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Opens the database and applies the committed migrations. */
 export async function initOrm(options: InitOrmOptions = {}): Promise<Orm> {
-  // Both drivers are SQL drivers; init's signature only knows the generic driver interface.
-  const orm = (await SqlMikroORM.init(ormConfig(options))) as unknown as Orm;
+  const config = ormConfig(options);
+  let orm: Orm;
+  try {
+    // Both drivers are SQL drivers; init's signature only knows the generic driver interface.
+    orm = (await SqlMikroORM.init(config)) as unknown as Orm;
+  } catch (error) {
+    await embeddedDatabaseOf(config.driverOptions)?.close();
+    throw error;
+  }
   if (options.migrate !== false) {
     try {
       await migrateUnderLock(orm, options.databaseUrl);
@@ -94,14 +101,35 @@ function ormConfig(options: InitOrmOptions): Partial<Options> {
   }
   const dataDir = resolve(options.dataDir ?? './data');
   ensurePrivateDataDir(dataDir);
-  // PGlite takes the cluster location as its database name; it creates the folder itself, but not its parents.
-  return { ...shared, driver: PgliteDriver, dbName: join(dataDir, PGLITE_SUBDIR) };
+  // PGlite takes the cluster location as its folder; it creates the folder itself, but not its parents.
+  const pglite = new EmbeddedDatabase({ dataDir: join(dataDir, PGLITE_SUBDIR) });
+  // Given as a function: the ORM copies its options, which a class instance with private fields does not survive.
+  return { ...shared, driver: EmbeddedDatabaseDriver, dbName: join(dataDir, PGLITE_SUBDIR), driverOptions: { pglite: () => pglite } };
 }
 
-/** The embedded database's own PGlite instance, to serve it to other clients (the job store); none on a server. */
-export async function embeddedPglite(orm: Orm): Promise<PGlite | undefined> {
-  if (!(orm.em.getConnection() instanceof PgliteConnection)) return undefined;
-  return (await (orm.em.getConnection() as unknown as PgliteConnection).getNativeClient()) as PGlite;
+/**
+ * PGlite's driver over the service's own `EmbeddedDatabase` (its worker thread). The ORM leaves an instance it was
+ * given open when it closes; this one is the ORM's alone, so closing the ORM closes it.
+ */
+class EmbeddedDatabaseDriver extends PgliteDriver {
+  override async close(force?: boolean): Promise<void> {
+    try {
+      await super.close(force);
+    } finally {
+      await embeddedDatabaseOf(this.config.get('driverOptions'))?.close();
+    }
+  }
+}
+
+function embeddedDatabaseOf(driverOptions: unknown): EmbeddedDatabase | undefined {
+  const pglite = (driverOptions as { pglite?: unknown } | undefined)?.pglite;
+  const database = typeof pglite === 'function' ? (pglite as () => unknown)() : undefined;
+  return database instanceof EmbeddedDatabase ? database : undefined;
+}
+
+/** The embedded database, to serve it to other clients (the job store, the key-change feed); none on a server. */
+export function embeddedDatabase(orm: Orm): EmbeddedDatabase | undefined {
+  return embeddedDatabaseOf(orm.config.get('driverOptions'));
 }
 
 /** Readiness probe: a trivial round trip, bounded so a hung database reads as "not ready" quickly. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { PGlite } from '@electric-sql/pglite';
+import type { EmbeddedDatabase } from '../db/embedded-database.ts';
 import type { Client } from 'pg';
 import { logger } from '../logging/logger.ts';
 import { ACK_TIMEOUT_MS, createAckTracker, keyIdOfChange, type ChangedKey } from './key-change-acks.ts';
@@ -148,7 +148,7 @@ export async function listenToPostgres(databaseUrl: string, handlers: KeyChangeH
  * Key changes on the embedded database: one process owns it, so the trigger's notifications reach this
  * process's own PGlite listener whichever code path changed the key, and this process is the only instance to wait for.
  */
-export async function listenToPglite(pglite: PGlite, handlers: KeyChangeHandlers, options: FeedOptions = {}): Promise<KeyChangeFeed> {
+export async function listenToPglite(pglite: Pick<EmbeddedDatabase, 'listen'>, handlers: KeyChangeHandlers, options: FeedOptions = {}): Promise<KeyChangeFeed> {
   const instanceId = options.instanceId ?? newInstanceId();
   const acks = createAckTracker();
   const unlisten = await pglite.listen(KEY_CHANGES_CHANNEL, (changeId) => {

@@ -1,5 +1,5 @@
 import type { AbstractSqlConnection } from '@mikro-orm/sql';
-import { embeddedPglite, type Orm } from '../db/orm.ts';
+import { embeddedDatabase, type Orm } from '../db/orm.ts';
 import { USAGE_COLUMNS, insertFromJson, usageRowsJson, type UsageChargeRecord } from './usage-charges.ts';
 
 /** Writes one batch of the usage ledger's rows. */
@@ -13,12 +13,12 @@ const copyText = (value: string) => value.replace(/[\\\t\n\r]/g, (c) => COPY_ESC
  * The usage ledger's batch write, off the ORM's `execute`: that one quotes every value into the statement's text,
  * character by character, which for a batch of a few hundred rows cost more of the service's CPU than the rows'
  * insertion on PostgreSQL (docs/billing.md, "Usage ledger"). Same rows, same columns as `insertUsageCharges`:
- * - PGlite (in the service's process): `COPY … FROM '/dev/blob'`, the rows as COPY text in a blob. PGlite's own
+ * - PGlite: `COPY … FROM '/dev/blob'`, the rows as COPY text in a blob. PGlite's own
  *   `query` waits for a transaction the ORM has open on its one connection, as the ORM's statements do.
  * - PostgreSQL: the same statement, its rows' JSON sent as a bind parameter through the ORM's own pool.
  */
 export async function createUsageChargeWriter(orm: Orm): Promise<UsageChargeWriter> {
-  const pglite = await embeddedPglite(orm);
+  const pglite = embeddedDatabase(orm);
   if (pglite) {
     const copy = `copy "usage_charge" (${USAGE_COLUMNS.map((column) => `"${column}"`).join(', ')}) from '/dev/blob'`;
     return async (records) => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { embeddedDatabase, initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { createIdentityStore, type AuthenticatedKey, type IdentityStore, type WorkspaceRecord } from '../../../adapters/identity/identity-store.ts';
 import type { ChangedKey } from '../../../adapters/identity/key-change-acks.ts';
 import { KeyCache } from '../../../adapters/identity/key-cache.ts';
@@ -19,7 +19,7 @@ describe('key cache', () => {
 
   beforeAll(async () => {
     const cache = new KeyCache<AuthenticatedKey>({ enabled: false });
-    const pglite = await embeddedPglite(migrated.orm);
+    const pglite = embeddedDatabase(migrated.orm);
     feed = pglite ? await listenToPglite(pglite, keyCachesFollowing(cache)) : await listenToPostgres(migrated.db.databaseUrl!, keyCachesFollowing(cache));
     const connection = migrated.orm.em.getConnection();
     const execute = connection.execute.bind(connection);

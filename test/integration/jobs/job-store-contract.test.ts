@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'agenda';
-import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { embeddedDatabase, initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import type { MonitorService } from '../../../adapters/monitors/monitor-service.ts';
 import type { MonitorSchedule } from '../../../adapters/shapes/monitor-shapes.ts';
@@ -39,7 +39,7 @@ function sqlBackend(): Backend {
         db = await createTestDatabase();
         orm = await initOrm({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
       }
-      return db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: await embeddedPglite(orm) };
+      return db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: embeddedDatabase(orm) };
     },
     database: () => sqlDbFromOrm(orm),
     async close() {

@@ -1,6 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { embeddedDatabase, initOrm, type Orm } from '../../../adapters/db/orm.ts';
 import { openJobStore } from '../../../jobs/job-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
@@ -38,7 +38,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the job store’s PGlite socket 
       await Promise.all(thieves.map((thief) => new Promise((resolve) => thief.close(resolve))));
     });
 
-    const jobs = await openJobStore({ pglite: await embeddedPglite(orm), processEvery: 60_000 });
+    const jobs = await openJobStore({ pglite: embeddedDatabase(orm), processEvery: 60_000 });
     try {
       jobs.agenda.define('port.reached', async () => {});
       await jobs.agenda.schedule(new Date(), 'port.reached');

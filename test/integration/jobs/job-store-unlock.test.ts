@@ -2,8 +2,8 @@ import type { JobParameters } from 'agenda';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { JOBS_TABLE } from '../../../adapters/db/migrations/Migration20261124000000_jobs.ts';
-import { embeddedPglite, initOrm, type Orm } from '../../../adapters/db/orm.ts';
-import { openJobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
+import { embeddedDatabase, initOrm, type Orm } from '../../../adapters/db/orm.ts';
+import { openJobStore, type JobStore, type JobStoreOptions } from '../../../jobs/job-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 /**
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function store(options: Partial<JobStoreOptions> = {}) {
-  const database = db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: await embeddedPglite(orm) };
+  const database = db.databaseUrl ? { databaseUrl: db.databaseUrl } : { pglite: embeddedDatabase(orm) };
   // No second scan during the test: only the one Agenda starts with.
   return openJobStore({ ...database, processEvery: 60_000, ...options });
 }
@@ -48,13 +48,13 @@ it('an unlock of the jobs left at stop that fails is reported to onError, as an 
 });
 
 interface HeldJobTable {
-  /** Resolves once a job-store statement is waiting on the hold. */
+  /** Resolves once a job-store statement is waiting on the hold (on PGlite: once Agenda's lookup is sent). */
   arrived: Promise<void>;
   release(): Promise<void>;
 }
 
 /** Holds every statement on the job table until released: on PostgreSQL by a table lock, on PGlite by a transaction. */
-async function holdJobTable(): Promise<HeldJobTable> {
+async function holdJobTable(jobs: JobStore): Promise<HeldJobTable> {
   if (db.databaseUrl) {
     const client = new pg.Client({ connectionString: db.databaseUrl });
     await client.connect();
@@ -77,8 +77,10 @@ async function holdJobTable(): Promise<HeldJobTable> {
       },
     };
   }
-  // The job store's statements over the socket wait for PGlite's transaction lock (jobs/socket-served-pglite.ts).
-  const pglite = await embeddedPglite(orm);
+  // The job store's statements over the socket wait for PGlite's transaction lock (adapters/db/socket-served-pglite.ts).
+  // The socket is served in the embedded database's worker, out of this thread's reach: a lookup that Agenda has sent
+  // is one that answers only once the transaction ends.
+  const pglite = embeddedDatabase(orm);
   if (!pglite) throw new Error('neither a database URL nor PGlite');
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
@@ -91,12 +93,13 @@ async function holdJobTable(): Promise<HeldJobTable> {
   await open;
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const lock = pglite._runExclusiveTransaction.bind(pglite);
-  pglite._runExclusiveTransaction = <T>(work: () => Promise<T>) => (arrive(), lock(work));
+  const repository = jobs.agenda.db;
+  const lookup = repository.getNextJobToRun.bind(repository);
+  repository.getNextJobToRun = (...args) => (arrive(), lookup(...args));
   return {
     arrived,
     release: async () => {
-      pglite._runExclusiveTransaction = lock;
+      repository.getNextJobToRun = lookup;
       release();
       await transaction;
     },
@@ -114,7 +117,7 @@ it('a job whose lookup is in flight when close begins is unlocked by the close a
   await jobs.agenda.schedule(new Date(), 'unlock.in-flight');
 
   // Agenda's first scan sends its lookup while the table is held: it answers only after the close has begun.
-  const held = await holdJobTable();
+  const held = await holdJobTable(jobs);
   await jobs.agenda.start();
   await held.arrived;
   const closed = jobs.close(0);

@@ -4,7 +4,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PGLITE_SUBDIR } from '../../../adapters/db/orm.ts';
-import { socketServedPglite } from '../../../jobs/socket-served-pglite.ts';
+import { socketServedPglite } from '../../../adapters/db/socket-served-pglite.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 // PGlite runs only: only they serve PGlite to the job store, and only they have a PGlite template to copy. The test
