@@ -120,7 +120,7 @@ try {
   }
   if (statements) {
     const inPglite = statements.rows.reduce((sum, row) => sum + row.cpuUs, 0);
-    console.log(`service main thread CPU per call ${(statements.threadCpuUs / result.requests).toFixed(1)} µs, of it inside PGlite ${(inPglite / result.requests).toFixed(1)} µs:`);
+    console.log(`embedded database worker thread CPU per call ${(statements.threadCpuUs / result.requests).toFixed(1)} µs, of it inside PGlite ${(inPglite / result.requests).toFixed(1)} µs:`);
     for (const row of statements.rows) {
       const perStatement = row.statements ? (row.cpuUs / row.statements).toFixed(0) : '-';
       console.log(`  ${(row.cpuUs / result.requests).toFixed(1).padStart(6)} µs/call  ${(row.statements / seconds).toFixed(1).padStart(6)}/s  ${perStatement.padStart(6)} µs/statement  ${row.sql}`);
