@@ -59,12 +59,12 @@ export class EmbeddedDatabase {
 
   constructor(options: EmbeddedDatabaseOptions) {
     this.#worker = new Worker(new URL('./embedded-database-worker.ts', import.meta.url), { workerData: options, name: 'embedded-database' });
-    // Only calls in flight keep the process alive, as a socket would; an idle database does not.
-    this.#worker.unref();
     this.#opened = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: Reply) => {
         if ('opened' in reply) {
           this.#ready = true;
+          // From now on only calls in flight keep the process alive, as a socket would; an idle database does not.
+          if (this.#pending.size === 0) this.#worker.unref();
           resolve();
         } else if ('failed' in reply) reject(asError(reply.failed));
         else this.#onReply(reply);
@@ -204,7 +204,7 @@ export class EmbeddedDatabase {
     const call = this.#pending.get(reply.id);
     if (!call) return;
     this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#worker.unref();
+    if (this.#pending.size === 0 && this.#ready) this.#worker.unref();
     if (reply.error) call.reject(asError(reply.error));
     else call.resolve(reply.result);
   }
