@@ -353,7 +353,8 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         // schedules; a change that names neither schedule nor status (a new name) is not refused for what it leaves.
         if (limits && (patch.schedule === 'hourly' || status === 'active')) checkSchedule(limits, schedule);
         await requireWebhook(tx, workspaceId, patch.webhookId);
-        // What it watches changed: its next run records the new target's items as a baseline.
+        // What it watches changed: its next run records the new target's items as a baseline, reporting none of them
+        // (`backfill` was the creation's: cleared here, so a new target's baseline never reports old items as new).
         const same = watchesSame(target, sources);
         const [{ rewatched }] = await tx.all<{ rewatched: boolean }>(`select not ${same.sql} as "rewatched" from "monitor" where "id" = ?`, [...same.params, id]);
         // A PATCH that leaves schedule and status as they were keeps the schedule's next firing where it was. One that
@@ -362,7 +363,8 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         const rescheduled = schedule !== current.schedule || status !== current.status ? await scheduler.scheduleWithin(tx, id, { schedule, status, changedAt: now }) : undefined;
         const [updated] = await tx.all<MonitorRow>(
           `update "monitor" set "name" = ?, "target" = ?::jsonb, "sources" = ?::jsonb, "schedule" = ?, "status" = ?, "webhook_id" = ?, "updated_at" = ?,
-             "baseline_at" = case when ? then null else "baseline_at" end, "next_run_at" = case when ? then ? else "next_run_at" end
+             "baseline_at" = case when ? then null else "baseline_at" end, "backfill" = case when ? then 0 else "backfill" end,
+             "next_run_at" = case when ? then ? else "next_run_at" end
            where "id" = ? returning *`,
           [
             patch.name ?? current.name,
@@ -372,6 +374,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
             status,
             patch.webhookId === undefined ? current.webhook_id : patch.webhookId,
             now.toISOString(),
+            rewatched,
             rewatched,
             Boolean(rescheduled),
             rescheduled ? (rescheduled.nextRunAt?.toISOString() ?? null) : null,

@@ -288,6 +288,34 @@ describe('only what is new', () => {
     const results = (await svc.request('GET', `/v1/monitors/${created.body.data.id}/results`, { key })).body.data;
     expect(results).toHaveLength(2);
   });
+
+  it('reports nothing old as new when the target of a monitor created with backfill changes: backfill is the creation’s', async () => {
+    forum().addPost({ subforum: 'pics', title: 'Old pics post one', selftext: 'Before the change.' });
+    forum().addPost({ subforum: 'pics', title: 'Old pics post two', selftext: 'Before the change.' });
+    // Nothing listens on port 9: the deliveries are recorded whether or not they get through.
+    const hook = (await svc.request('POST', '/v1/webhooks', { key, body: { name: 'backfill', url: 'http://127.0.0.1:9/backfill' } })).body.data;
+    const created = await createMonitor({ target: { kind: 'subforum', subforum: 'programming' }, backfill: 2, schedule: 'manual', webhookId: hook.id });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.id as string;
+    const [first] = await finishedRuns(svc, key, id, 1);
+    expect(first).toMatchObject({ status: 'succeeded', newResults: 2 });
+    const deliveries = async () => (await svc.request('GET', `/v1/webhook-deliveries?webhookId=${hook.id}`, { key })).body.data.length;
+    expect(await deliveries()).toBe(2);
+    const changed = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'pics' } } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const [rebaseline] = await finishedRuns(svc, key, id, 2);
+    expect(rebaseline).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(rebaseline.suppressed.baseline).toBeGreaterThanOrEqual(2);
+    expect((await svc.request('GET', `/v1/monitors/${id}/results?limit=100`, { key })).body.data).toHaveLength(2);
+    expect(await deliveries()).toBe(2);
+    // Resuming after a change made while paused takes the same path.
+    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status: 'paused', target: { kind: 'subforum', subforum: 'programming' } } });
+    forum().addPost({ subforum: 'programming', title: 'Published while it was paused', selftext: 'Before the baseline.' });
+    await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { status: 'active' } });
+    const [resumed] = await finishedRuns(svc, key, id, 3);
+    expect(resumed).toMatchObject({ status: 'succeeded', newResults: 0 });
+    expect(await deliveries()).toBe(2);
+  });
 });
 
 describe('run-now and money', () => {
