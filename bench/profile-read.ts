@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
 import { startCpuWatch } from './cpu.ts';
+import { allocationSites, printAllocationSites, type SamplingHeapProfileNode } from './heap-sites.ts';
 import { load } from './load.ts';
 import { buyCredits, workspaceOf } from './operator.ts';
 import { spawnService, spawnUntil, type BenchService } from './processes.ts';
@@ -17,11 +18,18 @@ import { spawnService, spawnUntil, type BenchService } from './processes.ts';
  * a V8 CPU profile of the service over the same seconds (the inspector, started after the warm-up, so start-up and
  * migrations stay out of it). On the embedded default (no DATABASE_URL) it also prints, per SQL statement PGlite ran
  * in those seconds, how many ran and the service thread's CPU inside PGlite per call and per statement
- * (bench/pglite-statements.ts). Run it under `flock /tmp/bench.lock` like `npm run bench`.
+ * (bench/pglite-statements.ts). BENCH_ALLOC=1 samples the service's heap over the measured seconds (the inspector's
+ * sampling heap profiler, every ~BENCH_ALLOC_INTERVAL bytes, default 4096, objects later collected included) and
+ * prints the bytes allocated per call by package, by allocating function and by the innermost frame of this project's
+ * code (bench/heap-sites.ts); BENCH_ALLOC_OUT=<dir> also writes the profile there (.heapprofile). Run it under
+ * `flock /tmp/bench.lock` like `npm run bench`.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const billed = process.env.BENCH_BILLING !== 'off';
 const profileDir = process.env.BENCH_PROFILE;
+const allocSampling = process.env.BENCH_ALLOC === '1';
+const allocOut = process.env.BENCH_ALLOC_OUT;
+const allocInterval = Number(process.env.BENCH_ALLOC_INTERVAL ?? 4096);
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
@@ -65,7 +73,7 @@ async function inspect(service: BenchService) {
 const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/);
 const statementsOut = databaseUrl ? undefined : join(tmpdir(), `pglite-statements-${process.pid}.json`);
 const preload = fileURLToPath(new URL('./pglite-statements.ts', import.meta.url));
-const nodeOptions = [profileDir ? '--inspect=127.0.0.1:0' : '', statementsOut ? `--import ${preload}` : ''].filter(Boolean).join(' ');
+const nodeOptions = [profileDir || allocSampling ? '--inspect=127.0.0.1:0' : '', statementsOut ? `--import ${preload}` : ''].filter(Boolean).join(' ');
 const env = {
   FORUM_UPSTREAM_URL: sim.match[1]!,
   MICROBLOG_UPSTREAM_URL: sim.match[2]!,
@@ -99,9 +107,15 @@ try {
   if (probe.status !== 200) throw new Error(`${postPath} answered ${probe.status}: ${await probe.text()}`);
   await load(spec, { seconds: 3, connections: 20 });
 
-  const session = profileDir ? await inspect(service) : undefined;
-  await session?.send('Profiler.enable');
-  await session?.send('Profiler.start');
+  const session = profileDir || allocSampling ? await inspect(service) : undefined;
+  if (profileDir) {
+    await session?.send('Profiler.enable');
+    await session?.send('Profiler.start');
+  }
+  if (allocSampling) {
+    await session?.send('HeapProfiler.enable');
+    await session?.send('HeapProfiler.startSampling', { samplingInterval: allocInterval, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   await pgliteStatements();
   const [countersBefore, loadBefore] = [await databaseCounters(), loadavg()[0]!];
   const watch = startCpuWatch([service.pid]);
@@ -109,7 +123,8 @@ try {
   const cpu = watch(result.requests);
   const [countersAfter, loadAfter] = [await databaseCounters(), loadavg()[0]!];
   const statements = await pgliteStatements();
-  const profile = await session?.send<{ profile: unknown }>('Profiler.stop');
+  const profile = profileDir ? await session?.send<{ profile: unknown }>('Profiler.stop') : undefined;
+  const heap = allocSampling ? await session?.send<{ profile: { head: SamplingHeapProfileNode } }>('HeapProfiler.stopSampling') : undefined;
   session?.close();
 
   const perCall = (value: number) => Number((value / result.requests).toFixed(3));
@@ -131,6 +146,15 @@ try {
     const file = `${profileDir}/read-${billed ? 'billed' : 'unbilled'}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
     await writeFile(file, JSON.stringify(profile.profile));
     console.log(`profile: ${file} (open in Chrome DevTools or any .cpuprofile viewer)`);
+  }
+  if (heap) {
+    printAllocationSites(allocationSites(heap.profile.head, result.requests));
+    if (allocOut) {
+      await mkdir(allocOut, { recursive: true });
+      const file = `${allocOut}/read-${billed ? 'billed' : 'unbilled'}-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`;
+      await writeFile(file, JSON.stringify(heap.profile));
+      console.log(`heap profile: ${file}`);
+    }
   }
 } finally {
   await service.stop();
