@@ -193,14 +193,23 @@ interface Attempt {
   parseFailed: boolean;
 }
 
-function encodeQuery(query: UpstreamQuery | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
+/** What `encodeURIComponent` leaves as it is but the form encoding (URLSearchParams) escapes, and its space. */
+const FORM_ONLY = /[!'()~]|%20/g;
+const formEscape = (match: string) => (match === '%20' ? '+' : `%${match.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** One key or value as URLSearchParams writes it (application/x-www-form-urlencoded, lone surrogates as U+FFFD). */
+function formEncode(text: string): string {
+  return encodeURIComponent(text.toWellFormed()).replace(FORM_ONLY, formEscape);
+}
+
+/** The query string as URLSearchParams would write it (undefined members left out), without building one per call. */
+export function encodeQuery(query: UpstreamQuery | undefined): string {
+  let encoded = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined) encoded += `${encoded ? '&' : '?'}${formEncode(key)}=${formEncode(String(value))}`;
   }
-  const encoded = params.toString();
-  return encoded ? `?${encoded}` : '';
+  return encoded;
 }
 
 function describeTransportError(cause: unknown): string {

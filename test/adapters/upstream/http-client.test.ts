@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamHttpClient } from '../../../adapters/upstream/http-client.ts';
+import { encodeQuery, UpstreamHttpClient } from '../../../adapters/upstream/http-client.ts';
 import { UpstreamError } from '../../../adapters/upstream/upstream-error.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
@@ -215,5 +215,17 @@ describe('UpstreamHttpClient', () => {
     for (let i = 0; i < 20; i++) await c.getJson('/x');
     // undici may open a second connection while the first is being released; 20 calls must not mean 20 sockets.
     expect(sockets.size).toBeLessThanOrEqual(2);
+  });
+
+  it('writes a query string exactly as URLSearchParams does', () => {
+    // Every character up to U+3000 and beyond the BMP, lone surrogates, the characters the two encodings treat apart.
+    const texts = [...Array.from({ length: 0x3000 }, (_, code) => `${String.fromCharCode(code)}a b`), "😀 ~!*'()-._", '\uD800x', 'a\uDC00', ''];
+    for (const text of texts) {
+      const query = { [text]: text, n: 3, yes: true, skip: undefined };
+      expect(encodeQuery(query)).toBe(`?${new URLSearchParams({ [text]: text, n: '3', yes: 'true' })}`);
+    }
+    expect(encodeQuery({})).toBe('');
+    expect(encodeQuery({ skip: undefined })).toBe('');
+    expect(encodeQuery(undefined)).toBe('');
   });
 });
