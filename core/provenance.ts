@@ -18,5 +18,7 @@ export function noteFetched(ctx: RequestContext, platform: PlatformName): void {
 }
 
 export function provenanceOf(ctx: RequestContext): Provenance[] {
-  return [...(ctx.fetched ?? [])].map(([platform, at]) => ({ platform, upstream: ctx.deps.upstreams[platform], fetchedAt: at.toISOString() }));
+  const provenance: Provenance[] = [];
+  for (const [platform, at] of ctx.fetched ?? []) provenance.push({ platform, upstream: ctx.deps.upstreams[platform], fetchedAt: at.toISOString() });
+  return provenance;
 }

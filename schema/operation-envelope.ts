@@ -68,13 +68,16 @@ export function toEnvelope(op: OperationSpec, result: ExecutionResult, requestId
     }
     data = mapping.dataField ? rest[mapping.dataField] : rest;
   }
-  return { status: op.rest.successStatus ?? 200, headers: {}, body: { data, meta: { ...meta, ...flags } }, isError: false };
+  return { status: op.rest.successStatus ?? 200, headers: {}, body: { data, meta: Object.assign(meta, flags) }, isError: false };
 }
 
 /** What the pipeline reports about the call itself (GraphQL `extensions`), lifted into `meta` on REST and MCP. */
 export const PIPELINE_META = ['dryRun', 'estimate', 'partial', 'provenance'] as const;
 
 function pipelineMeta(result: ExecutionResult): Record<string, unknown> {
-  const extensions = (result.extensions ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(PIPELINE_META.filter((name) => extensions[name] !== undefined).map((name) => [name, extensions[name]]));
+  const flags: Record<string, unknown> = {};
+  const extensions = result.extensions as Record<string, unknown> | undefined;
+  if (!extensions) return flags;
+  for (const name of PIPELINE_META) if (extensions[name] !== undefined) flags[name] = extensions[name];
+  return flags;
 }

@@ -180,7 +180,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           const principal = ctx.principal;
           let charged = 0;
           let remaining: number | undefined;
-          let outcome: ExecutionResult = { ...result, ...(errors ? { errors } : {}) };
+          let outcome: ExecutionResult = errors ? { ...result, errors } : result;
           if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
             // Never charged above the client's ceiling, even by a result that outgrew its estimate: withheld, nothing charged.
             ({ remaining } = await ctx.deps.billing.release(principal, admission));
