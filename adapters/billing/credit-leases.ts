@@ -139,6 +139,7 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
   const finished = new WeakSet<LeasedAdmission>();
   const known = createKnownBalances(async (workspaceId) => (await credits.usage(workspaceId))?.balance ?? 0, () => clock().getTime());
   let closing = false;
+  let holds = 0;
 
   const timer = setInterval(tick, rules.syncEveryMs);
   timer.unref();
@@ -265,7 +266,8 @@ export function createCreditLeases(options: CreditLeasesOptions): CreditLeases {
   function take(state: LeaseState, hold: number): LeasedAdmission | undefined {
     if (closing || performance.now() >= state.validUntil || freeOf(state) < hold) return undefined;
     state.held += hold;
-    return { id: randomUUID(), workspaceId: state.workspaceId, credits: hold, lease: state };
+    // A hold on the lease is no database row: its id only names it in an error, so a count serves (a random UUID per call cost ~0.5 KB).
+    return { id: `${state.leaseId}:${++holds}`, workspaceId: state.workspaceId, credits: hold, lease: state };
   }
 
   const held = (reservation: Reservation): LeasedAdmission => ({ id: reservation.id, workspaceId: reservation.workspaceId, credits: reservation.credits, reservation });
