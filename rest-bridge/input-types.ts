@@ -2,8 +2,16 @@ import type { z } from 'zod';
 import { ServiceError } from '../core/error-catalogue.ts';
 import { def, unwrap } from '../schema/zod-shape.ts';
 
+/** Each member's expected JSON type, read once per schema: reading it walks zod's wrappers and registry on every call. */
+const expectedTypes = new WeakMap<z.ZodType, string | undefined>();
+
 /** What a member of this shape must be in JSON, or undefined when the shape takes any JSON value. */
 function expectedType(schema: z.ZodType): string | undefined {
+  if (!expectedTypes.has(schema)) expectedTypes.set(schema, readExpectedType(schema));
+  return expectedTypes.get(schema);
+}
+
+function readExpectedType(schema: z.ZodType): string | undefined {
   const { base } = unwrap(schema);
   switch (def(base).type) {
     case 'string':
