@@ -18,6 +18,7 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    overallRate?: number;
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

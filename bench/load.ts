@@ -34,6 +34,8 @@ export interface LoadOptions {
   connections: number;
   /** wrk threads: 2, wrk's default, as issue 13 measured its goals (`wrk -c20`). */
   threads?: number;
+  /** Requests per second in all, held steady (autocannon: wrk has no rate); absent, as fast as the target answers. */
+  rate?: number;
 }
 
 /** wrk is a machine tool (`apt-get install -y wrk`); without it the bench says so and falls back to autocannon. */
@@ -49,7 +51,7 @@ export const loadTool: 'wrk' | 'autocannon' = (() => {
 
 /** One bounded run over loopback; the benchmark never runs open-ended. */
 export function load(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
-  return loadTool === 'wrk' ? loadWithWrk(spec, options) : loadWithAutocannon(spec, options);
+  return loadTool === 'wrk' && options.rate === undefined ? loadWithWrk(spec, options) : loadWithAutocannon(spec, options);
 }
 
 async function loadWithAutocannon(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
@@ -60,6 +62,7 @@ async function loadWithAutocannon(spec: LoadSpec, options: LoadOptions): Promise
     body: spec.body,
     connections: options.connections,
     duration: options.seconds,
+    overallRate: options.rate,
   });
   return {
     name: spec.name,

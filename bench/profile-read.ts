@@ -21,8 +21,10 @@ import { spawnService, spawnUntil, type BenchService } from './processes.ts';
  * (bench/pglite-statements.ts). BENCH_ALLOC=1 samples the service's heap over the measured seconds (the inspector's
  * sampling heap profiler, every ~BENCH_ALLOC_INTERVAL bytes, default 4096, objects later collected included) and
  * prints the bytes allocated per call by package, by allocating function and by the innermost frame of this project's
- * code (bench/heap-sites.ts); BENCH_ALLOC_OUT=<dir> also writes the profile there (.heapprofile). Run it under
- * `flock /tmp/bench.lock` like `npm run bench`.
+ * code (bench/heap-sites.ts); BENCH_ALLOC_OUT=<dir> also writes the profile there (.heapprofile, the calls in its name).
+ * What the service allocates off the call's path (lease syncs, usage flushes, polling) is paid per second, so two
+ * checkouts' bytes per call compare only at one rate: BENCH_RATE=<req/s> holds the measured load at that rate
+ * (autocannon). Run it under `flock /tmp/bench.lock` like `npm run bench`.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const billed = process.env.BENCH_BILLING !== 'off';
@@ -30,6 +32,7 @@ const profileDir = process.env.BENCH_PROFILE;
 const allocSampling = process.env.BENCH_ALLOC === '1';
 const allocOut = process.env.BENCH_ALLOC_OUT;
 const allocInterval = Number(process.env.BENCH_ALLOC_INTERVAL ?? 4096);
+const rate = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const postPath = `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
@@ -119,7 +122,7 @@ try {
   await pgliteStatements();
   const [countersBefore, loadBefore] = [await databaseCounters(), loadavg()[0]!];
   const watch = startCpuWatch([service.pid]);
-  const result = await load(spec, { seconds, connections: 20 });
+  const result = await load(spec, { seconds, connections: 20, rate });
   const cpu = watch(result.requests);
   const [countersAfter, loadAfter] = [await databaseCounters(), loadavg()[0]!];
   const statements = await pgliteStatements();
@@ -151,7 +154,7 @@ try {
     printAllocationSites(allocationSites(heap.profile.head, result.requests));
     if (allocOut) {
       await mkdir(allocOut, { recursive: true });
-      const file = `${allocOut}/read-${billed ? 'billed' : 'unbilled'}-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`;
+      const file = `${allocOut}/read-${billed ? 'billed' : 'unbilled'}-${result.requests}-calls-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`;
       await writeFile(file, JSON.stringify(heap.profile));
       console.log(`heap profile: ${file}`);
     }
