@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createPostgreSqlTypeParsers } from '@mikro-orm/sql';
 import { parse as parseArray } from 'postgres-array';
-import { socketServedPglite } from './socket-served-pglite.ts';
+import { openSocketServer } from './socket-server.ts';
 import type { EmbeddedDatabaseOptions, ErrorFields, Reply, Request } from './embedded-database.ts';
 
 /**
@@ -64,8 +64,7 @@ async function handle(request: Request): Promise<unknown> {
       return unlisten?.();
     }
     case 'serve': {
-      const server = new PGLiteSocketServer({ db: socketServedPglite(pglite), host: '127.0.0.1', port: 0, maxConnections: request.maxConnections });
-      await server.start();
+      const server = await openSocketServer(pglite, request.maxConnections);
       const handle = nextHandle++;
       servers.set(handle, server);
       return { server: handle, address: server.getServerConn() };
