@@ -69,3 +69,12 @@ export function matchesKeywords(text: string, terms: readonly KeywordTerm[]): bo
   const haystack = text.toLowerCase();
   return terms.every((term) => haystack.includes(term.text) !== term.excluded);
 }
+
+/**
+ * Whether any text can satisfy the keywords: not when an excluded term lies within a required one (`python -python`,
+ * `python -py`), since a word matches inside longer words and the text holding the required term holds the excluded.
+ */
+export function satisfiable(terms: readonly KeywordTerm[]): boolean {
+  const required = terms.filter((term) => !term.excluded);
+  return !terms.some((term) => term.excluded && required.some((other) => other.text.includes(term.text)));
+}

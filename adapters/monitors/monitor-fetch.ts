@@ -11,7 +11,17 @@ import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
 export interface PlannedRead {
   /** The most this read can cost, for the credit hold. */
   maxCredits: number;
-  run(): Promise<{ candidates: Candidate[]; credits: number }>;
+  run(): Promise<ReadOutcome>;
+}
+
+/**
+ * What one read brought back: the items that match the target, and how many others it read (and paid for) that the
+ * local checks left out: an exclusion the forum's search does not apply, another author's post in an `author:` search.
+ */
+export interface ReadOutcome {
+  candidates: Candidate[];
+  filtered: number;
+  credits: number;
 }
 
 export interface PlatformReaders {
@@ -25,8 +35,10 @@ const FORUM_ITEM = 3;
 const MICROBLOG_ITEM = 1;
 const PROFILE_LOOKUP = 2;
 
-function keep(candidates: Candidate[], terms: readonly KeywordTerm[] | null): Candidate[] {
-  return terms ? candidates.filter((candidate) => matchesKeywords(candidate.text, terms)) : candidates;
+/** The items read that match the keywords, counted against all that were read. */
+function keep(read: Candidate[], terms: readonly KeywordTerm[] | null): Pick<ReadOutcome, 'candidates' | 'filtered'> {
+  const candidates = terms ? read.filter((candidate) => matchesKeywords(candidate.text, terms)) : read;
+  return { candidates, filtered: read.length - candidates.length };
 }
 
 function priced(items: number, perItem: number, extra = 0): number {
@@ -45,7 +57,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, FORUM_ITEM),
           run: async () => {
             const page = await forum.searchPosts({ q: forumQuery(terms), sort: 'new', t: 'all', limit: PAGE, includeOver18: true });
-            return { candidates: keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
+            return { ...keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
           },
         });
       }
@@ -54,7 +66,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.searchPosts(microblogQuery(terms), 'Latest', { count: PAGE });
-            return { candidates: keep(page.items.map((post) => microblogPostCandidate(post)), terms), credits: priced(page.items.length, MICROBLOG_ITEM) };
+            return { ...keep(page.items.map((post) => microblogPostCandidate(post)), terms), credits: priced(page.items.length, MICROBLOG_ITEM) };
           },
         });
       }
@@ -70,7 +82,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
             const page = positive.length
               ? await forum.searchSubforumPosts(target.subforum, { q: forumQuery(positive), sort: 'new', t: 'all', limit: PAGE, includeOver18: true })
               : await forum.listSubforumPosts(target.subforum, { sort: 'new', limit: PAGE });
-            return { candidates: keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
+            return { ...keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
           },
         },
       ];
@@ -82,7 +94,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           run: async () => {
             const page = await forum.searchPosts({ q: `author:${target.username}`, sort: 'new', t: 'all', limit: PAGE, includeOver18: true });
             const own = page.items.filter((post) => post.author.toLowerCase() === target.username.toLowerCase());
-            return { candidates: own.map(forumPostCandidate), credits: priced(page.items.length, FORUM_ITEM) };
+            return { candidates: own.map(forumPostCandidate), filtered: page.items.length - own.length, credits: priced(page.items.length, FORUM_ITEM) };
           },
         },
       ];
@@ -93,7 +105,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           run: async () => {
             const tree = await forum.getCommentTree(target.post, { sort: 'new', limit: PAGE * 5, depth: 10 });
             const comments = tree.entries.flatMap((entry) => (entry.kind === 'comment' ? [entry.comment] : []));
-            return { candidates: comments.map(forumCommentCandidate), credits: priced(comments.length, FORUM_ITEM) };
+            return { candidates: comments.map(forumCommentCandidate), filtered: 0, credits: priced(comments.length, FORUM_ITEM) };
           },
         },
       ];
@@ -104,7 +116,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           run: async () => {
             const profile = /^[0-9]+$/.test(target.user) ? await microblog.getUserById(target.user) : await microblog.getUserByUsername(target.user);
             const page = await microblog.getUserTimeline(profile.id, target.includeReplies ? 'replies' : 'posts', { count: PAGE });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post)), credits: priced(page.items.length, MICROBLOG_ITEM, PROFILE_LOOKUP) };
+            return { candidates: page.items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM, PROFILE_LOOKUP) };
           },
         },
       ];
@@ -114,7 +126,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.getReplies(target.post, { rankingMode: 'Recency' });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post, 'comment')), credits: priced(page.items.length, MICROBLOG_ITEM) };
+            return { candidates: page.items.map((post) => microblogPostCandidate(post, 'comment')), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM) };
           },
         },
       ];
@@ -124,7 +136,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.getListPosts(target.list, { count: PAGE });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post)), credits: priced(page.items.length, MICROBLOG_ITEM) };
+            return { candidates: page.items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM) };
           },
         },
       ];

@@ -118,6 +118,7 @@ function suppressedOf(recorded: Record<string, unknown>): MonitorRun['suppressed
     seenLink: toInt(recorded.seen_link),
     seenContent: toInt(recorded.seen_content),
     duplicateInRun: toInt(recorded.duplicate_in_run),
+    filtered: toInt(recorded.filtered),
     baseline: toInt(recorded.baseline),
   };
 }

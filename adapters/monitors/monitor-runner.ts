@@ -130,7 +130,8 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         const cost = outcomes.reduce((sum, outcome) => sum + outcome.credits, 0);
         if (cost > hold.credits) hold = await credits.extend(hold, cost - hold.credits);
         const candidates = outcomes.flatMap((outcome) => outcome.candidates).sort((a, b) => b.createdAt - a.createdAt);
-        const events = await record(runId, monitor, candidates, hold, cost);
+        const filtered = outcomes.reduce((sum, outcome) => sum + outcome.filtered, 0);
+        const events = await record(runId, monitor, { candidates, filtered }, hold, cost);
         return { status: 'succeeded', events };
       } catch (error) {
         // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.
@@ -143,8 +144,12 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
     },
   };
 
-  /** Commits what the run found and charges for it, together. */
-  async function record(runId: string, monitor: MonitorRow, candidates: Candidate[], hold: Reservation, cost: number): Promise<number> {
+  /**
+   * Commits what the run found and charges for it, together. What it found is every item read, as priced: the ones the
+   * local checks left out (`filtered`) count in `resultsFound` and `suppressed` like the ones it already knew.
+   */
+  async function record(runId: string, monitor: MonitorRow, read: { candidates: Candidate[]; filtered: number }, hold: Reservation, cost: number): Promise<number> {
+    const { candidates, filtered } = read;
     const now = clock();
     return db.transaction(async (tx) => {
       // Serialises runs of one monitor, so two of them never both report the same new item.
@@ -174,13 +179,17 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         );
         results.push(result);
       }
-      const suppressed = { ...outcome.suppressed, ...(baseline && outcome.fresh.length > reported.length ? { baseline: outcome.fresh.length - reported.length } : {}) };
+      const suppressed = {
+        ...outcome.suppressed,
+        ...(filtered > 0 ? { filtered } : {}),
+        ...(baseline && outcome.fresh.length > reported.length ? { baseline: outcome.fresh.length - reported.length } : {}),
+      };
       const { charged } = await credits.settle(hold, cost, tx);
       if (charged > 0) await insertUsageCharges(tx, [{ workspaceId: monitor.workspace_id, requestId: runId, operationId: 'monitorRun', surface: 'monitor', credits: charged, chargedAt: now }]);
       const [run] = await tx.all<RunRow>(
         `update "monitor_run" set "status" = 'succeeded', "finished_at" = ?, "results_found" = ?, "new_results" = ?, "suppressed" = ?::jsonb, "credits_used" = ?
          where "id" = ? returning *`,
-        [now.toISOString(), candidates.length, results.length, JSON.stringify(suppressed), charged, runId],
+        [now.toISOString(), candidates.length + filtered, results.length, JSON.stringify(suppressed), charged, runId],
       );
       // `next_run_at` is the schedule's, recorded when the schedule fires: a run-now does not move it. A run that read
       // a target since changed (a PATCH committed while it read) is not the new target's baseline: that stays to take.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseKeywords } from './keyword-query.ts';
+import { parseKeywords, satisfiable } from './keyword-query.ts';
 
 /**
  * The seven things a monitor can watch. Identifiers are normalised as they are read: a pasted URL, an `r/` or `u/`
@@ -14,6 +14,7 @@ const KEYWORDS = z
   .trim()
   .min(1)
   .max(500)
+  .refine((keywords) => satisfiable(parseKeywords(keywords)), 'can never match: a word or phrase both required and excluded (`python -python`, `python -py`)')
   .describe('Words that must all appear; `"quoted phrases"` match as written; `-word` or `-"phrase"` excludes. Case is ignored.');
 
 function pathOf(value: string): string | undefined {

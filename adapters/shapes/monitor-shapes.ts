@@ -30,7 +30,7 @@ export const MonitorRunShape = z
     status: z.enum(RUN_STATUSES).describe('`queued`, `running`, `succeeded`, `failed` or `skipped` (see docs/monitors.md).'),
     startedAt: z.iso.datetime().nullable().describe('When a worker started it; null while queued.'),
     finishedAt: z.iso.datetime().nullable().describe('When it ended; null while queued or running.'),
-    resultsFound: z.int().min(0).describe('Items the run read from the platforms.'),
+    resultsFound: z.int().min(0).describe('Items the run read from the platforms, each priced: `newResults` plus every count in `suppressed`.'),
     newResults: z.int().min(0).describe('Items never seen by this monitor before, reported as results.'),
     creditsUsed: z.int().min(0).describe('Credits charged for what the run read, at the read operations’ prices.'),
     suppressed: z
@@ -39,6 +39,7 @@ export const MonitorRunShape = z
         seenLink: z.int().min(0).describe('Stands for an item seen before: a repost’s original, a crosspost’s parent, an edit’s first version.'),
         seenContent: z.int().min(0).describe('Its text was seen before (content fingerprint).'),
         duplicateInRun: z.int().min(0).describe('An earlier item of the same run stands for it.'),
+        filtered: z.int().min(0).describe('Read (and priced) but left out by the local checks: it does not match the keywords, or a `forum_user` search returned another author’s post.'),
         baseline: z.int().min(0).describe('New, but recorded silently as the first run’s baseline.'),
       })
       .meta({ id: 'MonitorRunSuppressed' })

@@ -17,7 +17,7 @@ interface Run {
   newResults: number;
   resultsFound: number;
   creditsUsed: number;
-  suppressed: { seenId: number; seenLink: number; seenContent: number; duplicateInRun: number; baseline: number };
+  suppressed: { seenId: number; seenLink: number; seenContent: number; duplicateInRun: number; filtered: number; baseline: number };
   errorSummary: string | null;
 }
 

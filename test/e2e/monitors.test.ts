@@ -111,6 +111,17 @@ describe('monitor resources', () => {
     expect((await svc.request('GET', `/v1/monitors/${id}`, { key })).body.data.target).toEqual({ kind: 'search', keywords: 'rust' });
   });
 
+  it('refuses keywords that can never match (a term both required and excluded) with a 400 naming them, on create and on update', async () => {
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'python -python' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(400);
+    expect(created.body.error.details.field).toBe('target.keywords');
+    const id = (await createMonitor({ target: { kind: 'subforum', subforum: 'programming', keywords: 'python -java' }, schedule: 'manual' })).body.data.id;
+    // A word matches inside longer words: whatever holds `python` holds `py`.
+    const patched = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { target: { kind: 'subforum', subforum: 'programming', keywords: '"python tips" -py' } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(400);
+    expect(patched.body.error.details.field).toBe('target.keywords');
+  });
+
   it('answers 404 for another account’s monitor and webhook, and 409 at the tier’s ceilings', async () => {
     const other = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
     const mine = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
@@ -141,8 +152,8 @@ describe('monitor resources', () => {
     const created = (await createMonitor({ target: { kind: 'subforum', subforum: 'programming' }, schedule: 'weekly' })).body.data;
     const [baseline] = await finishedRuns(svc, key, created.id, 1);
     expect(baseline.resultsFound).toBeGreaterThan(0);
-    const { seenId, seenLink, seenContent, duplicateInRun } = baseline.suppressed;
-    expect(baseline.suppressed.baseline).toBe(baseline.resultsFound - seenId - seenLink - seenContent - duplicateInRun);
+    const { seenId, seenLink, seenContent, duplicateInRun, filtered } = baseline.suppressed;
+    expect(baseline.suppressed.baseline).toBe(baseline.resultsFound - seenId - seenLink - seenContent - duplicateInRun - filtered);
     await runNow(created.id);
     await finishedRuns(svc, key, created.id, 2);
     const monitor = (await svc.request('GET', `/v1/monitors/${created.id}`, { key })).body.data;
@@ -195,7 +206,7 @@ describe('only what is new', () => {
     const second = await nextRun(id, 2);
     expect(second.run).toMatchObject({ status: 'succeeded', newResults: 0 });
     expect(second.run.resultsFound).toBe(2);
-    expect(second.run.suppressed).toEqual({ seenId: 1, seenLink: 1, seenContent: 0, duplicateInRun: 0, baseline: 0 });
+    expect(second.run.suppressed).toEqual({ seenId: 1, seenLink: 1, seenContent: 0, duplicateInRun: 0, filtered: 0, baseline: 0 });
     expect(second.results).toHaveLength(1);
   });
 
@@ -350,6 +361,23 @@ describe('run-now and money', () => {
     // One forum read and one microblog read: at least their two 1-credit minimums.
     expect(run.creditsUsed).toBeGreaterThanOrEqual(2);
     expect(before - after).toBe(run.creditsUsed);
+  });
+
+  it('counts in resultsFound every item it priced, those the keywords leave out included: creditsUsed = 1 + 3 × resultsFound', async () => {
+    const own = (await svc.newKey({ scopes: ['monitors:write', 'usage:read'] })).key;
+    // The forum's search has no exclusion: it returns both, and the local check leaves the lake out.
+    forum().addPost({ subforum: 'programming', title: 'narwhalix by the lake', selftext: 'Excluded.' });
+    forum().addPost({ subforum: 'programming', title: 'narwhalix at sea', selftext: 'Kept.' });
+    const id = await baselined({ target: { kind: 'search', keywords: 'narwhalix -lake' }, sources: ['forum'], schedule: 'manual' }, own);
+    const [baseline] = await finishedRuns(svc, own, id, 1);
+    expect(baseline).toMatchObject({ resultsFound: 2, creditsUsed: 7 });
+    expect(baseline.suppressed).toMatchObject({ filtered: 1, baseline: 1 });
+    forum().addPost({ subforum: 'programming', title: 'narwhalix lake again', selftext: 'Excluded too.' });
+    const { run } = await nextRun(id, 1, own);
+    expect(run).toMatchObject({ resultsFound: 3, newResults: 0, creditsUsed: 1 + 3 * 3 });
+    expect(run.suppressed).toMatchObject({ seenId: 1, filtered: 2 });
+    const { seenId, seenLink, seenContent, duplicateInRun, filtered, baseline: silent } = run.suppressed;
+    expect(run.newResults + seenId + seenLink + seenContent + duplicateInRun + filtered + silent).toBe(run.resultsFound);
   });
 
   it('fails a run with an error summary and charges nothing when spending is paused or the upstream is down', async () => {
