@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditsService, Reservation } from '../billing/credits-service.ts';
 import { CreditsRefusal } from '../billing/credits-refusal.ts';
-import { toInt, type SqlDb } from '../db/sql.ts';
+import { isUniqueViolation, toInt, type SqlDb } from '../db/sql.ts';
 import { logger } from '../logging/logger.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import { insertUsageCharges } from '../usage/usage-charges.ts';
@@ -21,10 +21,17 @@ export interface MonitorRunnerOptions {
   maxAttempts?: number;
   /** A running run is taken over by another worker only once its last start is this old (its worker died). */
   leaseMs?: number;
+  /** A run refused because the account's credits are held by its calls in flight tries again after this long… */
+  heldRetryMs?: number;
+  /** …until it was queued this long ago: then it fails as `credits_held`. */
+  heldPatienceMs?: number;
 }
 
 export interface RunOutcome {
-  /** `finished`: it had ended already; `busy`: another worker holds it until `retryAt` (if that worker died, try then). */
+  /**
+   * `finished`: it had ended already; `busy`: try it again at `retryAt` (another worker holds it until then, in case
+   * that worker died; or it was queued again to wait for credits held by the account's other calls).
+   */
   status: 'succeeded' | 'failed' | 'skipped' | 'finished' | 'busy';
   retryAt?: Date;
   /** Events written for webhooks, so the caller can deliver them now. */
@@ -41,6 +48,8 @@ class RunGone extends Error {
 
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_LEASE_MS = 120_000;
+const DEFAULT_HELD_RETRY_MS = 1_000;
+const DEFAULT_HELD_PATIENCE_MS = 120_000;
 
 function describeFailure(error: unknown): string {
   if (error instanceof CreditsRefusal) {
@@ -65,6 +74,28 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
   const { db, credits, clock } = options;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heldRetryMs = options.heldRetryMs ?? DEFAULT_HELD_RETRY_MS;
+  const heldPatienceMs = options.heldPatienceMs ?? DEFAULT_HELD_PATIENCE_MS;
+
+  /**
+   * Puts a run refused for credits held by the account's other calls (its other runs, usually) back in the queue, to
+   * try once they have settled: held credits are contention, not a balance too low, and a run tried again then either
+   * runs or fails for what is true of the balance (`insufficient_credits`). Not counted as a start (`worker_lost`).
+   * False when it waited long enough already, or another run of the monitor is queued (that one will run).
+   */
+  async function requeueHeld(run: RunRow, now: Date): Promise<boolean> {
+    if (now.getTime() - new Date(iso(run.created_at)).getTime() >= heldPatienceMs) return false;
+    try {
+      const requeued = await db.all(
+        `update "monitor_run" set "status" = 'queued', "attempts" = "attempts" - 1, "started_at" = null where "id" = ? and "status" = 'running' returning "id"`,
+        [run.id],
+      );
+      return requeued.length > 0;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
 
   async function finish(runId: string, status: 'failed' | 'skipped', errorSummary: string, monitor?: MonitorRow): Promise<number> {
     const now = clock();
@@ -137,6 +168,9 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.
         if (hold) await credits.release(hold).catch(() => undefined);
         if (error instanceof RunGone) return { status: 'skipped', events: 0 };
+        if (error instanceof CreditsRefusal && error.code === 'credits_held' && (await requeueHeld(run, now))) {
+          return { status: 'busy', events: 0, retryAt: new Date(now.getTime() + heldRetryMs) };
+        }
         if (!(error instanceof CreditsRefusal) && !(error instanceof UpstreamError)) logger.error({ err: error, runId, monitorId: monitor.id }, 'monitor run failed');
         else logger.warn({ runId, monitorId: monitor.id, reason: describeFailure(error) }, 'monitor run failed');
         return { status: 'failed', events: await finish(runId, 'failed', describeFailure(error), monitor) };

@@ -417,6 +417,24 @@ describe('a run the account cannot pay for', () => {
   });
 });
 
+describe('a run refused for credits held by the account’s other runs', () => {
+  it('tries again once they settle, and fails as insufficient_credits when the balance cannot pay it, not credits_held', async () => {
+    const { workspaceId } = await fundedWorkspace(svc, 82);
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['monitors:write', 'usage:read'] });
+    // 100 matching posts cost 1 + 300 credits to read: more than the 82 the account holds. Two monitors run at once:
+    // the first to be admitted holds all 82, so the other is first refused for credits held.
+    for (let i = 0; i < 100; i++) forum().addPost({ subforum: 'programming', title: `brokeotter ${i}`, selftext: 'It could not afford the fish.' });
+    const body = { target: { kind: 'search', keywords: 'brokeotter' }, sources: ['forum'], schedule: 'manual' };
+    const created = await Promise.all([createMonitor(body, own), createMonitor(body, own)]);
+    for (const monitor of created) {
+      const [run] = await finishedRuns(svc, own, monitor.body.data.id, 1, 400);
+      expect(run).toMatchObject({ status: 'failed', creditsUsed: 0 });
+      expect(run.errorSummary).toMatch(/^insufficient_credits: /);
+    }
+    expect((await svc.request('GET', '/v1/usage', { key: own })).body.data).toMatchObject({ balance: 82, reserved: 0 });
+  });
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)('schedules (two instances need a PostgreSQL server; skipped on PGlite)', () => {
   it('runs a due scheduled run once even with two instances on one database', async () => {
     const upstreams = { FORUM_UPSTREAM_URL: svc.service.platforms.simulated.forum, MICROBLOG_UPSTREAM_URL: svc.service.platforms.simulated.microblog };
