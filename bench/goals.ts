@@ -46,35 +46,42 @@ export function judge(results: readonly LoadResult[]): GoalOutcome[] {
 export function printTable(title: string, results: readonly LoadResult[], bare: LoadResult, baselineName = 'bare'): void {
   console.log(`\n### ${title}\n`);
   const cpu = results.some((r) => r.cpu);
-  console.log(`| target | req/s | × ${baselineName} | p50 ms | p99 ms | non-2xx | errors |${cpu ? ' CPU µs/call | platforms µs/call | machine µs/call | machine busy |' : ''}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|${cpu ? '---:|---:|---:|---:|' : ''}`);
+  console.log(`| target | req/s | × ${baselineName} | p50 ms | p99 ms | non-2xx | errors |${cpu ? ' CPU µs/call | busiest thread µs/call | platforms µs/call | machine µs/call | machine busy |' : ''}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|${cpu ? '---:|---:|---:|---:|---:|' : ''}`);
   for (const r of results) {
-    const use = r.cpu ? ` ${r.cpu.ownUsPerCall} | ${r.cpu.upstreamUsPerCall ?? '—'} | ${r.cpu.machineUsPerCall} | ${(100 * r.cpu.machineBusy).toFixed(0)} % |` : cpu ? ' — | — | — | — |' : '';
+    const use = r.cpu
+      ? ` ${r.cpu.ownUsPerCall} | ${r.cpu.busiestThreadUsPerCall} (${r.cpu.busiestThread}) | ${r.cpu.upstreamUsPerCall ?? '—'} | ${r.cpu.machineUsPerCall} | ${(100 * r.cpu.machineBusy).toFixed(0)} % |`
+      : cpu
+        ? ' — | — | — | — | — |'
+        : '';
     console.log(`| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${(r.requestsPerSecond / bare.requestsPerSecond).toFixed(2)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${r.errors} |${use}`);
   }
 }
 
-/** A target's throughput ceilings from its CPU: its processes' threads (one core each), and the whole machine. */
+/**
+ * A target's throughput ceilings from its CPU: each process's busiest thread (its event loop, one core at most; the
+ * process's other threads, such as the embedded database's worker, run beside it), and the whole machine.
+ */
 export interface Ceilings {
-  /** req/s if the measured processes' threads were the only limit: processes × 1e6 / CPU µs per call. */
+  /** req/s if the busiest threads were the only limit: processes × 1e6 / their CPU µs per call. */
   threads: number;
   /** req/s if every core ran at 100 % for the same CPU per call across all processes. */
   machine: number;
-  /** Share of its threads' capacity the measured processes used. */
+  /** Share of one core each the busiest threads used. */
   threadsBusy: number;
 }
 
 export function ceilingsOf(result: LoadResult, processes: number): Ceilings | undefined {
   const cpu = result.cpu;
-  if (!cpu || cpu.ownUsPerCall <= 0 || cpu.machineUsPerCall <= 0) return undefined;
+  if (!cpu || cpu.busiestThreadUsPerCall <= 0 || cpu.machineUsPerCall <= 0) return undefined;
   return {
-    threads: (processes * 1e6) / cpu.ownUsPerCall,
+    threads: (processes * 1e6) / cpu.busiestThreadUsPerCall,
     machine: (cpu.cores * 1e6) / cpu.machineUsPerCall,
-    threadsBusy: (result.requestsPerSecond * cpu.ownUsPerCall) / 1e6 / processes,
+    threadsBusy: (result.requestsPerSecond * cpu.busiestThreadUsPerCall) / 1e6 / processes,
   };
 }
 
-/** What held each goal's numerator back: its own thread(s) or the machine, with the CPU per call that set it. */
+/** What held each goal's numerator back: its busiest thread(s) or the machine, with the CPU per call that set it. */
 export function printBounds(outcomes: readonly GoalOutcome[], results: readonly LoadResult[], processesOf: (name: string) => number): void {
   const byName = new Map(results.map((r) => [r.name, r]));
   const lines: string[] = [];
@@ -84,12 +91,13 @@ export function printBounds(outcomes: readonly GoalOutcome[], results: readonly 
     if (!numerator?.cpu || !denominator?.cpu || o.ratio === null) continue;
     const limits = ceilingsOf(numerator, processesOf(o.numerator));
     if (!limits) continue;
-    const bound = limits.threadsBusy >= 0.9 ? `its own thread${processesOf(o.numerator) > 1 ? 's' : ''} (${(100 * limits.threadsBusy).toFixed(0)} % busy)` : numerator.cpu.machineBusy >= 0.9 ? `the machine (${(100 * numerator.cpu.machineBusy).toFixed(0)} % of ${numerator.cpu.cores} cores busy)` : 'neither: it waited';
-    lines.push(`| ${o.goal} | ${o.ratio.toFixed(2)} | ${numerator.cpu.ownUsPerCall} against ${denominator.cpu.ownUsPerCall} | ${bound} | ${(Math.min(limits.threads, limits.machine) / denominator.requestsPerSecond).toFixed(2)} |`);
+    const each = processesOf(o.numerator) > 1;
+    const bound = limits.threadsBusy >= 0.9 ? `its busiest thread${each ? 's' : ''} (${numerator.cpu.busiestThread}, ${(100 * limits.threadsBusy).toFixed(0)} % of a core${each ? ' each' : ''})` : numerator.cpu.machineBusy >= 0.9 ? `the machine (${(100 * numerator.cpu.machineBusy).toFixed(0)} % of ${numerator.cpu.cores} cores busy)` : 'neither: it waited';
+    lines.push(`| ${o.goal} | ${o.ratio.toFixed(2)} | ${numerator.cpu.ownUsPerCall} against ${denominator.cpu.ownUsPerCall} | ${numerator.cpu.busiestThreadUsPerCall} (${numerator.cpu.busiestThread}) | ${bound} | ${(Math.min(limits.threads, limits.machine) / denominator.requestsPerSecond).toFixed(2)} |`);
   }
   if (lines.length === 0) return;
-  console.log('\n| goal | ratio | CPU µs per call, numerator against denominator | numerator bound by | ratio at the numerator\'s ceiling |');
-  console.log('|---|---:|---|---|---:|');
+  console.log('\n| goal | ratio | CPU µs per call, numerator against denominator | numerator\'s busiest thread µs per call | numerator bound by | ratio at the numerator\'s ceiling |');
+  console.log('|---|---:|---|---|---|---:|');
   for (const line of lines) console.log(line);
 }
 
