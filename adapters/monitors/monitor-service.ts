@@ -142,6 +142,23 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
     }
   }
 
+  /**
+   * The tier's monitor ceiling, counted over the monitors that are not archived (archived ones never run again unless
+   * brought back, which counts them again). Under the workspace's creation lock, so two creations (or a creation and an
+   * unarchiving) at once cannot both pass it.
+   */
+  async function checkMonitorCeiling(tx: SqlRunner, workspaceId: string, limits: Limits): Promise<void> {
+    await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-create:' || ?))`, [workspaceId]);
+    const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "monitor" where "workspace_id" = ? and "status" <> 'archived'`, [workspaceId]);
+    if (toInt(count) >= limits.maxMonitors) {
+      throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxMonitors} monitor${limits.maxMonitors === 1 ? '' : 's'} that are not archived; archive or delete one, or buy credits to raise the tier.`, {
+        limit: 'maxMonitors',
+        maxMonitors: limits.maxMonitors,
+        tier: limits.tier,
+      });
+    }
+  }
+
   function checkSchedule(limits: Limits, schedule: MonitorSchedule | undefined): void {
     if (schedule === 'hourly' && !limits.hourlySchedules) {
       throw new ResourceError('limit', `The ${limits.tier} tier does not include hourly schedules; daily and weekly are on every tier.`, {
@@ -276,16 +293,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       const id = randomUUID();
       const firstRun = { id: randomUUID(), monitorId: id };
       const { row, scheduled } = await db.transaction(async (tx) => {
-        // One creation at a time per workspace, so two concurrent creations cannot both pass the ceiling.
-        await tx.all(`select pg_advisory_xact_lock(hashtext('monitor-create:' || ?))`, [workspaceId]);
-        const [{ count }] = await tx.all<{ count: unknown }>(`select count(*) as "count" from "monitor" where "workspace_id" = ?`, [workspaceId]);
-        if (toInt(count) >= limits.maxMonitors) {
-          throw new ResourceError('limit', `The ${limits.tier} tier allows ${limits.maxMonitors} monitor${limits.maxMonitors === 1 ? '' : 's'}; delete one or buy credits to raise the tier.`, {
-            limit: 'maxMonitors',
-            maxMonitors: limits.maxMonitors,
-            tier: limits.tier,
-          });
-        }
+        await checkMonitorCeiling(tx, workspaceId, limits);
         await requireWebhook(tx, workspaceId, input.webhookId);
         // Its schedule is a row of this transaction too where the job store is this database: whichever step fails,
         // nothing is created, and the client's retry cannot leave two monitors. No turn is needed: until this commits
@@ -352,6 +360,8 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
         // Asking for hourly, or to keep or resume an hourly schedule (set before the tier dropped), needs the tier's hourly
         // schedules; a change that names neither schedule nor status (a new name) is not refused for what it leaves.
         if (limits && (patch.schedule === 'hourly' || status === 'active')) checkSchedule(limits, schedule);
+        // Bringing an archived monitor back counts it against the ceiling again.
+        if (limits && current.status === 'archived' && status !== 'archived') await checkMonitorCeiling(tx, workspaceId, limits);
         await requireWebhook(tx, workspaceId, patch.webhookId);
         // What it watches changed: its next run records the new target's items as a baseline, reporting none of them
         // (`backfill` was the creation's: cleared here, so a new target's baseline never reports old items as new).

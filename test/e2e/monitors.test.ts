@@ -142,10 +142,25 @@ describe('monitor resources', () => {
     expect(hourly.status).toBe(409);
     expect(hourly.body.error.details.limit).toBe('hourlySchedules');
     const { maxMonitors } = (await svc.request('GET', '/v1/limits', { key: other.key })).body.data;
-    for (let i = 0; i < maxMonitors; i++) expect((await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, other.key)).status).toBe(201);
+    const ids: string[] = [];
+    for (let i = 0; i < maxMonitors; i++) {
+      const created = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, other.key);
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.id);
+    }
     const oneMore = await createMonitor({ target: { kind: 'search', keywords: 'rust' } }, other.key);
     expect(oneMore.status).toBe(409);
     expect(oneMore.body.error.details).toMatchObject({ limit: 'maxMonitors', maxMonitors });
+    // A paused monitor still counts; an archived one does not, until it is brought back.
+    const patch = (id: string, status: string) => svc.request('PATCH', `/v1/monitors/${id}`, { key: other.key, body: { status } });
+    expect((await patch(ids[0], 'paused')).status).toBe(200);
+    expect((await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, other.key)).status).toBe(409);
+    expect((await patch(ids[1], 'archived')).status).toBe(200);
+    expect((await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' }, other.key)).status).toBe(201);
+    const unarchived = await patch(ids[1], 'paused');
+    expect(unarchived.status, JSON.stringify(unarchived.body)).toBe(409);
+    expect(unarchived.body.error.details).toMatchObject({ limit: 'maxMonitors', maxMonitors });
+    expect((await svc.request('GET', `/v1/monitors/${ids[1]}`, { key: other.key })).body.data.status).toBe('archived');
   });
 
   it('keeps the schedule’s nextRunAt when run now, and counts the first run’s items as its baseline', async () => {
