@@ -31,6 +31,18 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/**
+ * `conflict`s that clear by themselves (they come with `Retry-After`): the first request with the same
+ * Idempotency-Key still running (`in_progress`), a monitor's schedule held by another change (`schedule_busy`).
+ * Every other conflict waits for the client to change something.
+ */
+const RETRYABLE_REASONS: Partial<Record<ErrorCode, readonly string[]>> = { conflict: ['in_progress', 'schedule_busy'] };
+
+/** The `retryable` flag of an error: its code's, or its reason's where the reason is retried and the code is not. */
+export function isRetryable(code: ErrorCode, details?: Record<string, unknown>): boolean {
+  return ERROR_CATALOGUE[code].retryable || (RETRYABLE_REASONS[code]?.includes(String(details?.reason)) ?? false);
+}
+
 export type ServiceErrorExtensions = {
   code: ErrorCode;
   retryable: boolean;
@@ -49,7 +61,7 @@ export class ServiceError extends GraphQLError {
     const entry = ERROR_CATALOGUE[code];
     const extensions: ServiceErrorExtensions = {
       code,
-      retryable: entry.retryable,
+      retryable: isRetryable(code, options.details),
       http: { status: entry.status, ...(options.headers ? { headers: options.headers } : {}) },
       ...(options.details ? { details: options.details } : {}),
     };

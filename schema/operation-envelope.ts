@@ -1,6 +1,6 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { OperationSpec } from './catalogue/operation.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-catalogue.ts';
+import { ERROR_CATALOGUE, isRetryable, type ErrorCode } from '../core/error-catalogue.ts';
 
 export interface ErrorBody {
   error: { code: string; message: string; retryable: boolean; details?: Record<string, unknown> };
@@ -21,7 +21,7 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
     headers: {},
     isError: true,
     body: {
-      error: { code, message: message ?? entry.message, retryable: entry.retryable, ...(details ? { details } : {}) },
+      error: { code, message: message ?? entry.message, retryable: isRetryable(code, details), ...(details ? { details } : {}) },
       meta: { requestId },
     } satisfies ErrorBody,
   };
@@ -30,7 +30,7 @@ export function errorEnvelope(requestId: string, code: ErrorCode, message?: stri
 /** A refusal on `/graphql` made before yoga ran, in the GraphQL response shape clients of that path expect. */
 export function graphqlErrorResponse(code: ErrorCode, message?: string, details?: Record<string, unknown>): EnvelopeResponse {
   const entry = ERROR_CATALOGUE[code];
-  const extensions = { code, retryable: entry.retryable, ...(details ? { details } : {}) };
+  const extensions = { code, retryable: isRetryable(code, details), ...(details ? { details } : {}) };
   return { status: entry.status, headers: {}, isError: true, body: { errors: [{ message: message ?? entry.message, extensions }] } };
 }
 

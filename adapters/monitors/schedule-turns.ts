@@ -83,7 +83,7 @@ export function createScheduleTurns(db: SqlDb, options: { shared: boolean; rules
       if (!isLockTimeout(error)) throw error;
       throw new ResourceError('state', `The monitor's schedule could not be brought up to date in time (another change of this monitor held it too long); nothing of this turn was saved: send the request again, it applies the monitor as it then stands.`, {
         reason: 'schedule_busy',
-      });
+      }, 1);
     }
   };
 

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../adapters/db/connection-error.ts';
 import { logger } from '../../adapters/logging/logger.ts';
 import { ResourceError, type ResourceErrorKind } from '../../adapters/db/resource-error.ts';
 import { UpstreamError } from '../../adapters/upstream/upstream-error.ts';
-import { ERROR_CATALOGUE, ServiceError, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
+import { ERROR_CATALOGUE, ServiceError, isRetryable, isServiceError, type ErrorCode } from '../../core/error-catalogue.ts';
 import type { LiteralPlace } from './literal-places.ts';
 
 /** GraphQL's own request errors that name a member of the request, and the name they give it (`details.field`). */
@@ -102,7 +102,7 @@ function requestError(error: GraphQLError, place?: LiteralPlace): GraphQLError {
     nodes: error.nodes,
     extensions: {
       code,
-      retryable: entry.retryable,
+      retryable: isRetryable(code),
       http: { status: entry.status, ...(http?.headers ? { headers: http.headers } : {}) },
       ...(details ? { details } : {}),
     },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from '../../adapters/db/idempotency-store.ts';
 import { logger } from '../../adapters/logging/logger.ts';
-import { errorEnvelope, type EnvelopeResponse } from '../operation-envelope.ts';
+import { errorEnvelope, type EnvelopeResponse, type ErrorBody } from '../operation-envelope.ts';
 
 /** Printable ASCII, 1 to 255 characters: a UUID is the usual choice. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -14,8 +14,9 @@ export function requestHash(method: string, path: string, body: unknown): string
 /**
  * Stripe's semantics for `Idempotency-Key`: the first request with a key runs; the same key with the same request
  * answers the first response again (marked `idempotent-replayed: true`) and does nothing twice, billing included; the
- * same key with a different request is 409, as is a retry while the first is still running. A 5xx (or a crash) frees
- * the key so the request can be retried. Keys are kept 24 h, per account.
+ * same key with a different request is 409, as is a retry while the first is still running. Only the answer of a
+ * request that ran is kept (`keeps`); any other answer, or a crash, frees the key so the same request sent again runs.
+ * Keys are kept 24 h, per account.
  *
  * A success that carried a secret shown once (`oneTimeSecret`, a field of its `data`) is kept without it, and its
  * replay is 409 `secret_shown_once` naming the created id, also marked `idempotent-replayed: true`: the secret is
@@ -59,9 +60,22 @@ export async function idempotent(
     await store.release(scope, key);
     throw error;
   }
-  if (response.status >= 500) await store.release(scope, key);
+  if (!keeps(response)) await store.release(scope, key);
   else await keep(store, scope, key, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
   return response;
+}
+
+/**
+ * Stripe's rule: an answer is kept only once the operation started executing. Kept: a success, and a 404 or 409 the
+ * operation answered after it was admitted and looked at the account (no such monitor, a tier limit, a paused
+ * monitor). Not kept: what refused the request before it ran, or withheld its result with nothing given or charged
+ * (400 validation, 401, 402, 403, 429), and whatever says to send the request again (`retryable`: 429, 5xx, 409
+ * `schedule_busy`). Every error of the service leaves nothing done, so sending such a request again is safe.
+ */
+function keeps(response: EnvelopeResponse): boolean {
+  if (response.status < 400) return true;
+  const retryable = (response.body as Partial<ErrorBody> | null)?.error?.retryable === true;
+  return (response.status === 404 || response.status === 409) && !retryable;
 }
 
 /**

@@ -97,7 +97,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared schedule turns against a s
     holder.slow();
     const held = holder.monitors.update(workspaceId, id, { schedule: 'weekly' });
     await holder.waiting(1);
-    await expect(waiter.monitors.update(workspaceId, id, { schedule: 'daily' })).rejects.toMatchObject({ kind: 'state', details: { reason: 'schedule_busy' } });
+    await expect(waiter.monitors.update(workspaceId, id, { schedule: 'daily' })).rejects.toMatchObject({ kind: 'state', details: { reason: 'schedule_busy' }, retryAfterSeconds: 1 });
     holder.release();
     // The refused change wrote its row in its turn, so nothing of it was saved: the held change's row stands.
     expect(await held).toMatchObject({ schedule: 'weekly', nextRunAt: expect.any(String) });
