@@ -36,12 +36,12 @@ const ERROR_STATUSES: Record<string, string> = {
   '402': 'Out of credit, or spending is paused (billed operations).',
   '403': 'The key lacks a required scope; `details.requiredScope` names it.',
   '404': 'No such resource, or it is not public.',
-  '409': 'The request conflicts with the current state: a tier ceiling (`details.limit`), or a paused or archived monitor.',
+  '409': 'The request conflicts with the current state: a tier ceiling (`details.limit`), a paused or archived monitor, a disabled webhook; or, retryable after `Retry-After`, a monitor\'s schedule held by another change (`details.reason` `schedule_busy`).',
   '413': 'The body is over 1 MiB.',
   '415': 'A body sent without `Content-Type: application/json`.',
   '429': 'Rate limit exhausted (see `Retry-After`), or credits held by calls in flight (`details.reason` = `credits_held`).',
   '500': 'Unexpected error; retry with backoff.',
-  '503': 'A source was unreachable; retry with backoff.',
+  '503': 'A source was unreachable (`upstream_unavailable`, `upstream_invalid`), or the database or job store is (`not_ready`); retry with backoff.',
 };
 
 /**
@@ -176,8 +176,9 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
   const takesBody = !inQuery && Object.keys(bodyProperties).length > 0;
   if (op.authentication === 'key') {
     // The listener refuses a body it cannot read before any operation runs; outside the spec's per-operation sets,
-    // but generated clients should know them.
-    for (const status of [...(op.errorStatuses ?? READ_ERRORS), ...(takesBody ? [413, 415] : [])]) {
+    // but generated clients should know them. Every key is checked against the database, so any keyed operation can
+    // answer 503 `not_ready` while it is unreachable.
+    for (const status of [...(op.errorStatuses ?? READ_ERRORS), 503, ...(takesBody ? [413, 415] : [])]) {
       const description = ERROR_STATUSES[String(status)];
       if (!description) throw new Error(`${op.operationId}: no description for error status ${status}`);
       responses[String(status)] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };

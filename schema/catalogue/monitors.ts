@@ -105,7 +105,7 @@ export const deleteMonitor = defineOperation({
   input: z.object({ id: ID }),
   output: DeletedShape,
   resolve: monitors.deleteMonitor,
-  errorStatuses: CRUD_ERRORS,
+  errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { id: EXAMPLE_MONITOR_ID },
 });
 

@@ -165,6 +165,6 @@ export const redeliverWebhookDelivery = defineOperation({
   input: z.object({ id: DELIVERY_ID }),
   output: WebhookDeliveryShape,
   resolve: webhooks.redeliverWebhookDelivery,
-  errorStatuses: CRUD_ERRORS,
+  errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],
   example: { id: EXAMPLE_DELIVERY_ID },
 });

@@ -116,11 +116,16 @@ describe('/openapi.json', () => {
     const search = document.paths['/v1/forum/search/subforums'].post.responses['200'].content['application/json'].schema.properties.meta;
     expect(search.properties.nextCursor.type).toEqual(['string', 'null']);
     expect(search.properties.omittedNsfw).toMatchObject({ type: 'integer', minimum: 0 });
-    expect(Object.keys(document.paths['/v1/limits'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '500']);
-    expect(Object.keys(document.paths['/v1/usage'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500']);
+    // Every keyed operation lists 503: its key is checked against the database (`not_ready` while it is unreachable).
+    expect(Object.keys(document.paths['/v1/limits'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '500', '503']);
+    expect(Object.keys(document.paths['/v1/usage'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '503']);
+    // 409: a monitor's schedule held by another change (schedule_busy); a delivery of a disabled webhook.
+    expect(Object.keys(document.paths['/v1/monitors/{id}'].delete.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '409', '429', '500', '503']);
+    expect(Object.keys(document.paths['/v1/webhook-deliveries/{id}/redeliver'].post.responses)).toContain('409');
+    expect(document.paths['/v1/monitors/{id}'].patch.responses).toHaveProperty('503');
     expect(Object.keys(document.paths['/v1/forum/posts/{id}'].get.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500', '503']);
     // An operation that takes a body also lists the listener's refusals of one it cannot read.
-    expect(Object.keys(document.paths['/v1/webhooks'].post.responses).sort()).toEqual(['201', '400', '401', '402', '403', '409', '413', '415', '429', '500']);
+    expect(Object.keys(document.paths['/v1/webhooks'].post.responses).sort()).toEqual(['201', '400', '401', '402', '403', '409', '413', '415', '429', '500', '503']);
   });
 
   it('passes the Redocly OpenAPI linter', async () => {
