@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { distinctList } from '../shapes/distinct-list.ts';
 import { parseKeywords, satisfiable } from './keyword-query.ts';
 
 /**
@@ -124,11 +125,7 @@ export const MonitorTargetInput = z
 
 export type MonitorTarget = z.output<typeof MonitorTargetInput>;
 
-export const MonitorSourcesInput = z
-  .array(z.enum(MONITOR_SOURCES))
-  .min(1)
-  .max(MONITOR_SOURCES.length)
-  .describe('Platforms a `search` monitor reads: `forum`, `microblog` (default both). Every other kind reads its own platform only.');
+export const MonitorSourcesInput = distinctList(MONITOR_SOURCES).describe('Platforms a `search` monitor reads, each at most once: `forum`, `microblog` (default both). Every other kind reads its own platform only.');
 
 /** The platforms a target kind can read: a search reads either; everything else has one home. */
 export function allowedSources(target: MonitorTarget): readonly MonitorSource[] {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeletedShape } from '../../adapters/shapes/monitor-shapes.ts';
+import { distinctList } from '../../adapters/shapes/distinct-list.ts';
 import { CreatedWebhookShape, WEBHOOK_EVENT_TYPES, WebhookDeliveryDetailShape, WebhookDeliveryShape, WebhookShape } from '../../adapters/shapes/webhook-shapes.ts';
 import * as webhooks from '../../resolvers/webhooks/webhooks.ts';
 import { defineOperation, type BillingInput } from './operation.ts';
@@ -13,7 +14,7 @@ const DELIVERY_ID = z.uuid().describe('Delivery id (uuid).');
 const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
 const NAME = z.string().trim().min(1, 'must not be blank').max(80).describe('1 to 80 characters, not all spaces; leading and trailing spaces are removed.');
 const URL = z.url({ protocol: /^https?$/ }).max(2048).describe('An https URL (plain http only where the operator allows it) of a permitted destination: no loopback, private, link-local, shared or metadata addresses.');
-const EVENTS = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).describe('Event types to receive.');
+const EVENTS = distinctList(WEBHOOK_EVENT_TYPES).describe('Event types to receive, each at most once.');
 const CRUD_ERRORS = [400, 401, 402, 403, 404, 429, 500] as const;
 /** Stand for a webhook and a delivery of the caller's: the catalogue walk creates them and puts their ids here. */
 export const EXAMPLE_WEBHOOK_ID = '00000000-0000-4000-8000-000000000001';

@@ -111,6 +111,18 @@ describe('monitor resources', () => {
     expect((await svc.request('GET', `/v1/monitors/${id}`, { key })).body.data.target).toEqual({ kind: 'search', keywords: 'rust' });
   });
 
+  it('refuses a source named twice as a duplicate value naming sources, on create and on update', async () => {
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum', 'forum'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(400);
+    expect(created.body.error.details.field).toBe('sources');
+    expect(created.body.error.message).toMatch(/duplicate value/);
+    const id = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'manual' })).body.data.id;
+    const patched = await svc.request('PATCH', `/v1/monitors/${id}`, { key, body: { sources: ['microblog', 'forum', 'microblog'] } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(400);
+    expect(patched.body.error.details.field).toBe('sources');
+    expect(patched.body.error.message).toMatch(/duplicate value/);
+  });
+
   it('refuses keywords that can never match (a term both required and excluded) with a 400 naming them, on create and on update', async () => {
     const created = await createMonitor({ target: { kind: 'search', keywords: 'python -python' } });
     expect(created.status, JSON.stringify(created.body)).toBe(400);

@@ -83,6 +83,20 @@ describe('webhook resources', () => {
     expect(oneMore.body.error.details).toMatchObject({ limit: 'maxWebhooks', maxWebhooks });
   });
 
+  it('refuses an event named twice as a duplicate value naming events, on create and update, three members included', async () => {
+    for (const events of [['monitor.run.failed', 'monitor.run.failed'], ['monitor.result.created', 'monitor.run.failed', 'monitor.result.created']]) {
+      const created = await svc.request('POST', '/v1/webhooks', { key, body: { name: 'dup', url: receiver.url('/dup'), events } });
+      expect(created.status, JSON.stringify(created.body)).toBe(400);
+      expect(created.body.error.details.field).toBe('events');
+      expect(created.body.error.message).toMatch(/duplicate value/);
+    }
+    const hook = await createWebhook('/dup-update');
+    const patched = await svc.request('PATCH', `/v1/webhooks/${hook.id}`, { key, body: { events: ['monitor.result.created', 'monitor.result.created'] } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(400);
+    expect(patched.body.error.details.field).toBe('events');
+    expect((await svc.request('GET', `/v1/webhooks/${hook.id}`, { key })).body.data.events).toEqual(['monitor.result.created']);
+  });
+
   it('trims a name, and refuses one that is all spaces with a 400 naming name', async () => {
     const blank = await svc.request('POST', '/v1/webhooks', { key, body: { name: '   ', url: receiver.url('/blank') } });
     expect(blank.status).toBe(400);
