@@ -46,10 +46,21 @@ export function normaliseForumPost(value: string): string {
   return (/\/comments\/([A-Za-z0-9]+)/.exec(value)?.[1] ?? value.replace(/^t3_/i, '')).toLowerCase();
 }
 
-/** `someone`, `@someone`, `https://x.com/someone` (or twitter.com, mobile.) → `someone`; a numeric id stays an id. */
+/**
+ * The platform's own pages, whose URLs look like a profile's (`https://x.com/home`, `https://x.com/i/lists/1`): no
+ * account has these names, so a URL naming one is not a profile's and is refused rather than read as an account.
+ */
+const MICROBLOG_PAGES = new Set(['i', 'home', 'explore', 'search', 'notifications', 'messages', 'settings', 'compose', 'hashtag', 'intent', 'share', 'login', 'logout', 'signup', 'tos', 'privacy', 'jobs']);
+
+/**
+ * `someone`, `@someone`, `https://x.com/someone` (or twitter.com, mobile.) → `someone`; a numeric id stays an id. A URL
+ * of one of the platform's own pages stays as given, which the username pattern then refuses.
+ */
 export function normaliseMicroblogUser(value: string): string {
   const path = pathOf(value);
-  return (path ? /^\/@?([A-Za-z0-9_]+)/.exec(path)?.[1] : undefined) ?? value.replace(/^@/, '');
+  const name = path ? /^\/@?([A-Za-z0-9_]+)/.exec(path)?.[1] : undefined;
+  if (name && MICROBLOG_PAGES.has(name.toLowerCase())) return value;
+  return name ?? value.replace(/^@/, '');
 }
 
 /** `123`, `https://x.com/someone/status/123?s=20`, `…/statuses/123` → `123`. */

@@ -83,6 +83,10 @@ describe('monitor resources', () => {
     [{ target: { kind: 'subforum', subforum: 'programming' }, sources: ['microblog'] }, 'sources'],
     [{ target: { kind: 'search', keywords: 'x' }, name: '' }, 'name'],
     [{ target: { kind: 'search', keywords: 'x' }, name: ' \t  ' }, 'name'],
+    // The platform's own pages, not profiles: no account is called `i` or `home`.
+    [{ target: { kind: 'microblog_user', user: 'https://x.com/i/lists/1500000000000000001' } }, 'target.user'],
+    [{ target: { kind: 'microblog_user', user: 'https://x.com/home' } }, 'target.user'],
+    [{ target: { kind: 'microblog_user', user: 'https://twitter.com/explore' } }, 'target.user'],
   ])('refuses %j with a 400 naming %s', async (body, field) => {
     const res = await createMonitor(body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
