@@ -32,8 +32,9 @@ export function validationFailure(issues: readonly ValidationIssue[], at?: strin
   const fields = issues.flatMap(issueFields);
   const first = fields[0];
   return new ServiceError('invalid_request', {
-    message: first ? `Invalid value for '${first.field}'${at ? ` at '${at}'` : ''}: ${first.message}` : 'The request failed validation.',
-    details: { field: first?.field ?? null, ...(at ? { path: at } : {}), issues: fields },
+    // An issue of the arguments as a whole (an empty change) names no field: its message says what is missing.
+    message: first?.field ? `Invalid value for '${first.field}'${at ? ` at '${at}'` : ''}: ${first.message}` : (first?.message ?? 'The request failed validation.'),
+    details: { field: first?.field || null, ...(at ? { path: at } : {}), issues: fields },
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeletedShape, MONITOR_SCHEDULES, MONITOR_STATUSES, MonitorResultShape, MonitorRunShape, MonitorShape, RunNowShape } from '../../adapters/shapes/monitor-shapes.ts';
 import * as monitors from '../../resolvers/monitors/monitors.ts';
 import { MonitorSourcesInput, MonitorTargetInput } from '../../adapters/monitors/monitor-targets.ts';
+import { namingAChange } from './change-input.ts';
 import { defineOperation, type BillingInput } from './operation.ts';
 
 const READ = ['monitors:read'] as const;
@@ -49,7 +50,7 @@ export const updateMonitor = defineOperation({
   rest: { method: 'PATCH', path: '/v1/monitors/:id' },
   tool: 'update_monitor',
   scopes: WRITE,
-  input: z.object({
+  input: namingAChange(z.object({
     id: ID,
     name: NAME.optional(),
     target: MonitorTargetInput.optional(),
@@ -57,7 +58,7 @@ export const updateMonitor = defineOperation({
     schedule: SCHEDULE.optional(),
     webhookId: WEBHOOK_ID.optional(),
     status: z.enum(MONITOR_STATUSES).optional().describe('`active`, `paused` or `archived`.'),
-  }),
+  })),
   output: MonitorShape,
   resolve: monitors.updateMonitor,
   errorStatuses: [400, 401, 402, 403, 404, 409, 429, 500],

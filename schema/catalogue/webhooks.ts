@@ -3,6 +3,7 @@ import { DeletedShape } from '../../adapters/shapes/monitor-shapes.ts';
 import { distinctList } from '../../adapters/shapes/distinct-list.ts';
 import { CreatedWebhookShape, WEBHOOK_EVENT_TYPES, WebhookDeliveryDetailShape, WebhookDeliveryShape, WebhookShape } from '../../adapters/shapes/webhook-shapes.ts';
 import * as webhooks from '../../resolvers/webhooks/webhooks.ts';
+import { namingAChange } from './change-input.ts';
 import { defineOperation, type BillingInput } from './operation.ts';
 
 const READ = ['webhooks:read'] as const;
@@ -50,13 +51,13 @@ export const updateWebhook = defineOperation({
   rest: { method: 'PATCH', path: '/v1/webhooks/:id' },
   tool: 'update_webhook',
   scopes: WRITE,
-  input: z.object({
+  input: namingAChange(z.object({
     id: ID,
     name: NAME.optional(),
     url: URL.optional(),
     events: EVENTS.optional(),
     status: z.enum(['active', 'disabled']).optional().describe('`active` or `disabled`.'),
-  }),
+  })),
   output: WebhookShape,
   resolve: webhooks.updateWebhook,
   errorStatuses: CRUD_ERRORS,
