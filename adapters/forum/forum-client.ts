@@ -97,8 +97,6 @@ export function createForumClient(options: ForumClientOptions): ForumClient {
   }
 
   async function inChunks<T>(items: string[], fetch: (chunk: string[]) => Promise<T>): Promise<T[]> {
-    // Most lookups fit one call: no copy of the items, no Promise.all.
-    if (items.length <= FORUM_BATCH_LIMIT) return items.length ? [await fetch(items)] : [];
     const chunks: string[][] = [];
     for (let i = 0; i < items.length; i += FORUM_BATCH_LIMIT) chunks.push(items.slice(i, i + FORUM_BATCH_LIMIT));
     return Promise.all(chunks.map(fetch));

@@ -35,50 +35,37 @@ export function createForumLoaders(client: ForumClient): ForumLoaders {
     { maxBatchSize: FORUM_BATCH_LIMIT },
   );
 
-  const newCommentLoader = () =>
-    new DataLoader<string, ForumComment | null>(
-      async (ids) => {
-        const raw = await things.loadMany(ids.map((id) => `t1_${id}`));
-        const linkIds = raw.map((r) => (r && !(r instanceof Error) && r.kind === 'comment' && r.data.link_id ? stripPrefix(r.data.link_id) : null));
-        const posts = await post.loadMany(linkIds.filter((id): id is string => id !== null));
-        const postById = new Map<string, ForumPost>();
-        for (const p of posts) if (p && !(p instanceof Error)) postById.set(p.id, p);
-        return raw.map((r, i) => {
-          if (r instanceof Error) return r;
-          if (!r || r.kind !== 'comment') return null;
-          const owner = linkIds[i] ? postById.get(linkIds[i]!) : undefined;
-          // A comment whose post the platform no longer returns cannot be described completely.
-          if (!owner) return null;
-          try {
-            return mapForumComment(r.data, postContextOf(owner), client.siteUrl);
-          } catch (cause) {
-            return new UpstreamError('unavailable', 'forum', `forum sent an unreadable t1_${ids[i]}`, { cause });
-          }
-        });
-      },
-      { maxBatchSize: FORUM_BATCH_LIMIT },
-    );
+  const comment = new DataLoader<string, ForumComment | null>(
+    async (ids) => {
+      const raw = await things.loadMany(ids.map((id) => `t1_${id}`));
+      const linkIds = raw.map((r) => (r && !(r instanceof Error) && r.kind === 'comment' && r.data.link_id ? stripPrefix(r.data.link_id) : null));
+      const posts = await post.loadMany(linkIds.filter((id): id is string => id !== null));
+      const postById = new Map<string, ForumPost>();
+      for (const p of posts) if (p && !(p instanceof Error)) postById.set(p.id, p);
+      return raw.map((r, i) => {
+        if (r instanceof Error) return r;
+        if (!r || r.kind !== 'comment') return null;
+        const owner = linkIds[i] ? postById.get(linkIds[i]!) : undefined;
+        // A comment whose post the platform no longer returns cannot be described completely.
+        if (!owner) return null;
+        try {
+          return mapForumComment(r.data, postContextOf(owner), client.siteUrl);
+        } catch (cause) {
+          return new UpstreamError('unavailable', 'forum', `forum sent an unreadable t1_${ids[i]}`, { cause });
+        }
+      });
+    },
+    { maxBatchSize: FORUM_BATCH_LIMIT },
+  );
 
   // sr_name lookups are case-insensitive: `AskScience` and `askscience` are one key.
-  const newSubforumLoader = () =>
-    new DataLoader<string, Subforum | null, string>(
-      async (names) => {
-        const found = await client.getSubforumsByNames([...names]);
-        return names.map((n) => found.get(n.toLowerCase()) ?? null);
-      },
-      { maxBatchSize: FORUM_BATCH_LIMIT, cacheKeyFn: (name) => name.toLowerCase() },
-    );
+  const subforum = new DataLoader<string, Subforum | null, string>(
+    async (names) => {
+      const found = await client.getSubforumsByNames([...names]);
+      return names.map((n) => found.get(n.toLowerCase()) ?? null);
+    },
+    { maxBatchSize: FORUM_BATCH_LIMIT, cacheKeyFn: (name) => name.toLowerCase() },
+  );
 
-  // A post read (most calls) never asks for a comment or a community: those loaders are built on first use.
-  let comment: ForumLoaders['comment'] | undefined;
-  let subforum: ForumLoaders['subforum'] | undefined;
-  return {
-    post,
-    get comment() {
-      return (comment ??= newCommentLoader());
-    },
-    get subforum() {
-      return (subforum ??= newSubforumLoader());
-    },
-  };
+  return { post, comment, subforum };
 }
