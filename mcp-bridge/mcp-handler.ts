@@ -68,6 +68,16 @@ function missingScopeOf(body: string, operations: readonly OperationSpec[], prin
   return op.scopes.some((scope) => grants(principal.scopes, scope)) ? undefined : op;
 }
 
+/** The tools a JSON-RPC body (one message or a batch) calls. */
+function calledTools(body: unknown): ReadonlySet<string> {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const names = messages.map((message) => {
+    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: { name?: unknown } };
+    return method === 'tools/call' && typeof params === 'object' && params !== null ? params.name : undefined;
+  });
+  return new Set(names.filter((name): name is string => typeof name === 'string'));
+}
+
 /** A POST's JSON body; undefined for none, or one that does not parse (the SDK answers that). */
 async function jsonBodyOf(request: Request): Promise<unknown> {
   if (request.method !== 'POST') return undefined;
@@ -112,7 +122,7 @@ export function createMcpBridge(
       const ctx = mcpCtx.authInfo?.extra?.requestContext as RequestContext | undefined;
       // The bridge authenticates before it calls the handler, so a request context is always present.
       if (!ctx) throw new Error('MCP request without an authenticated context');
-      return buildMcpServer(ctx, operations, executor, info);
+      return buildMcpServer(ctx, operations, executor, info, calledTools(mcpCtx.authInfo?.extra?.parsedBody));
     },
     // One JSON answer after the tool has run, so the HTTP response can carry the call's credit headers.
     { responseMode: 'json' },
@@ -167,9 +177,9 @@ export function createMcpBridge(
           const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
           return { ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } };
         }
-        const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx } };
-        if (isSubscriptionStream(body)) return await openStream(request, principal, ctx, authInfo);
         const parsed = await jsonBodyOf(request);
+        const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx, parsedBody: parsed } };
+        if (isSubscriptionStream(body)) return await openStream(request, principal, ctx, authInfo);
         const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
         if (!inherited) return await handler.fetch(request, { authInfo });
         if (inherited.rest === undefined) return Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]);

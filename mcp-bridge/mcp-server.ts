@@ -69,6 +69,9 @@ function toolDescription(op: OperationSpec): string {
     const perUnit = units.map((unit) => `${UNIT_PRICES[unit]} per ${unit.replace('_', ' ')}`).join(' + ');
     parts.push(`Price: ${minimumCredits} credit${minimumCredits > 1 ? 's' : ''} a call + ${perUnit} returned; rate-limit weight ${rateLimitWeight}.`);
     parts.push('Pass dryRun: true for the estimate without running anything (free), and maxCredits to cap what the call may cost.');
+  } else if (op.billing.chargedLater) {
+    // The description already says what is free and what is charged later.
+    parts.push(`Rate-limit weight ${rateLimitWeight}.`);
   } else {
     parts.push(`Free; rate-limit weight ${rateLimitWeight}.`);
   }
@@ -92,7 +95,9 @@ function toolSchemaOf(op: OperationSpec) {
   let schema = toolSchemas.get(op);
   if (!schema) {
     const input = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
-    const withOptions = isBilled(op) ? { ...input, properties: { ...input.properties, ...CALL_OPTION_SCHEMAS } } : input;
+    // Unknown arguments are refused by name (below), so the schema says the object is closed.
+    const closed = { ...input, additionalProperties: false };
+    const withOptions = isBilled(op) ? { ...closed, properties: { ...input.properties, ...CALL_OPTION_SCHEMAS } } : closed;
     schema = fromJsonSchema(withOptions as JsonSchemaType, passThrough);
     toolSchemas.set(op, schema);
   }
@@ -114,17 +119,23 @@ function addCallHeaders(ctx: RequestContext, call: RequestContext): void {
   Object.assign(ctx.responseHeaders, call.responseHeaders, { 'x-credits-charged': String(charged) });
 }
 
-/** A fresh MCP server for one HTTP request, with one tool per catalogue operation, executed through the pipeline. */
+/**
+ * A fresh MCP server for one HTTP request, with one tool per catalogue operation, executed through the pipeline. A tool
+ * the key does not see is still there when this request calls it: the pipeline then answers the 403
+ * `insufficient_scope` tool error naming the scope, as for a listed tool, rather than the SDK's "Tool … not found",
+ * which would send the user looking for a typo. The server lives for this one request, so it lists nothing it hides.
+ */
 export function buildMcpServer(
   ctx: RequestContext,
   operations: readonly OperationSpec[],
   executor: OperationExecutor,
   info: { name: string; version: string },
+  called: ReadonlySet<string> = new Set(),
 ): McpServer {
   const server = new McpServer({ name: info.name, version: info.version });
   const scopes = ctx.principal?.scopes ?? [];
   for (const op of operations) {
-    if (!toolVisible(op, scopes)) continue;
+    if (!toolVisible(op, scopes) && !called.has(op.tool)) continue;
     const annotations = annotationsOf(op);
     const config = { title: annotations.title, description: toolDescription(op), inputSchema: toolSchemaOf(op), outputSchema: outputSchemaOf(op), annotations };
     server.registerTool(op.tool, config, async (raw: unknown) => {

@@ -72,6 +72,10 @@ export interface MonitorService {
   remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }>;
   runs(workspaceId: string, id: string, limit: number): Promise<MonitorRun[]>;
   results(workspaceId: string, id: string, limit: number): Promise<MonitorResult[]>;
+  /** Platforms a monitor reads or holds results of (its sources, and any results read before they changed); [] for none of this account's. */
+  platformsOf(workspaceId: string, id: string): Promise<string[]>;
+  /** Platforms whose results the monitors attached to a webhook send it; [] for none. */
+  platformsSentTo(workspaceId: string, webhookId: string): Promise<string[]>;
   /** Queues a run unless one is already queued (then that one is returned). */
   runNow(workspaceId: string, id: string): Promise<{ jobId: string; queued: true }>;
   /**
@@ -422,6 +426,27 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       await requireMonitor(db, workspaceId, id);
       const rows = await db.all<ResultRow>(`select * from "monitor_result" where "monitor_id" = ? order by "first_seen_at" desc, "id" desc limit ?`, [id, limit]);
       return rows.map(toResult);
+    },
+
+    async platformsOf(workspaceId, id) {
+      if (!UUID.test(id)) return [];
+      const rows = await db.all<{ source: string }>(
+        `select distinct s."source" from "monitor" m
+           cross join lateral (select jsonb_array_elements_text(m."sources") as "source"
+                               union select r."source" from "monitor_result" r where r."monitor_id" = m."id") s
+         where m."id" = ? and m."workspace_id" = ?`,
+        [id, workspaceId],
+      );
+      return rows.map((row) => row.source);
+    },
+
+    async platformsSentTo(workspaceId, webhookId) {
+      if (!UUID.test(webhookId)) return [];
+      const rows = await db.all<{ source: string }>(
+        `select distinct jsonb_array_elements_text("sources") as "source" from "monitor" where "webhook_id" = ? and "workspace_id" = ?`,
+        [webhookId, workspaceId],
+      );
+      return rows.map((row) => row.source);
     },
 
     async runNow(workspaceId, id) {

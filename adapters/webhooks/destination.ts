@@ -81,6 +81,13 @@ export function allowedPorts(policy: DestinationPolicy): Set<number> {
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 /**
+ * Cloud host endpoints that sit in public unicast space, so no range test catches them: Azure's WireServer and
+ * metadata relay. The others in use (169.254.169.254, 169.254.170.2, fd00:ec2::254, Alibaba's 100.100.100.200) are
+ * link-local, unique-local or shared addresses, refused by range.
+ */
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set(['168.63.129.16']);
+
+/**
  * Only public unicast addresses are permitted: never loopback, private, link-local (cloud metadata included), shared
  * (CGNAT), unique-local, multicast, broadcast, unspecified or reserved ones. An IPv4-mapped IPv6 address is judged as
  * the IPv4 address it carries; any other IPv6 address must be global unicast (2000::/3), less the ranges inside it that
@@ -92,6 +99,7 @@ export function forbiddenAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (METADATA_ADDRESSES.has(parsed.toString())) return 'a cloud metadata address';
   const range = parsed.range();
   if (range !== 'unicast') return `a ${range} address`;
   if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return 'an address that is not global unicast (2000::/3)';

@@ -138,6 +138,8 @@ export interface WebhookService {
   test(workspaceId: string, id: string): Promise<WebhookDelivery>;
   /** Attempts a past delivery again now, with the same event id, signed with the current secret. */
   redeliver(workspaceId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** The platform whose content a delivery's payload carries (a result's `source`); [] for none, or no such delivery. */
+  deliveryPlatforms(workspaceId: string, deliveryId: string): Promise<string[]>;
 }
 
 export interface WebhookServiceOptions {
@@ -339,6 +341,17 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       );
       const scheduled = row.status === 'pending' || row.status === 'retrying';
       return { ...toDelivery(row), nextAttemptAt: scheduled ? isoOrNull(row.next_attempt_at) : null, attemptLog: attempts.map(toAttempt) };
+    },
+
+    async deliveryPlatforms(workspaceId, deliveryId) {
+      if (!UUID.test(deliveryId)) return [];
+      // Parsed here, not in SQL: a payload is text because jsonb cannot hold every string a platform sends (U+0000).
+      const [row] = await db.all<{ payload: string }>(
+        `select d."payload" from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id" where d."id" = ? and w."workspace_id" = ?`,
+        [deliveryId, workspaceId],
+      );
+      const source = row ? (JSON.parse(row.payload) as { data?: { result?: { source?: unknown } } }).data?.result?.source : undefined;
+      return typeof source === 'string' ? [source] : [];
     },
 
     async redeliver(workspaceId, deliveryId) {

@@ -1,3 +1,4 @@
+import { defaultSources, type MonitorTarget } from '../../adapters/monitors/monitor-targets.ts';
 import type { MonitorPatch } from '../../adapters/monitors/monitor-service.ts';
 import type { MonitorSchedule } from '../../adapters/shapes/monitor-shapes.ts';
 import { workspaceOf, type RequestContext } from '../../core/request-context.ts';
@@ -36,4 +37,18 @@ export function listMonitorResults(args: { id: string; limit: number }, ctx: Req
 
 export function runMonitor(args: { id: string }, ctx: RequestContext) {
   return ctx.deps.monitors.runNow(workspaceOf(ctx), args.id);
+}
+
+/** The platforms a create or change of a monitor makes it read, as the service resolves its sources. */
+export async function platformsOfMonitorChange(args: Record<string, unknown>, ctx: RequestContext): Promise<readonly string[]> {
+  const target = args.target as MonitorTarget | undefined;
+  const sources = (args.sources as string[] | undefined) ?? (target ? defaultSources(target) : []);
+  // Attaching a webhook on a change sends it what the monitor reads or holds.
+  const attached = typeof args.webhookId === 'string' && typeof args.id === 'string' ? await ctx.deps.monitors.platformsOf(workspaceOf(ctx), args.id) : [];
+  return [...new Set([...sources, ...attached])];
+}
+
+/** The platforms of what a monitor's results may show. */
+export function platformsOfMonitorResults(args: Record<string, unknown>, ctx: RequestContext): Promise<readonly string[]> {
+  return ctx.deps.monitors.platformsOf(workspaceOf(ctx), args.id as string);
 }

@@ -37,3 +37,13 @@ export function getWebhookDelivery(args: { id: string }, ctx: RequestContext) {
 export function redeliverWebhookDelivery(args: { id: string }, ctx: RequestContext) {
   return ctx.deps.webhooks.redeliver(workspaceOf(ctx), args.id);
 }
+
+/** A new `url` receives what the webhook's monitors send: the platforms they read. */
+export async function platformsOfWebhookChange(args: Record<string, unknown>, ctx: RequestContext): Promise<readonly string[]> {
+  return args.url === undefined ? [] : ctx.deps.monitors.platformsSentTo(workspaceOf(ctx), args.id as string);
+}
+
+/** A redelivery sends the delivery's payload again: the platform of its content. */
+export function platformsOfDelivery(args: Record<string, unknown>, ctx: RequestContext): Promise<readonly string[]> {
+  return ctx.deps.webhooks.deliveryPlatforms(workspaceOf(ctx), args.id as string);
+}

@@ -9,6 +9,8 @@ const READ = ['monitors:read'] as const;
 const WRITE = ['monitors:write'] as const;
 /** What every monitor operation shares: a key, free, weight 1 unless it says otherwise. */
 const RESOURCE = { authentication: 'key', billing: { minimumCredits: 0, rateLimitWeight: 1 } as BillingInput, tag: 'Monitors' } as const;
+/** Runs are charged when they execute, at the read operations' prices (docs/monitors.md, Money). */
+const RUNS_CHARGED = 'the runs it queues are charged when they execute, by what they read, at the read operations’ prices';
 const ID = z.uuid().describe('Monitor id (uuid).');
 const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
 const NAME = z.string().trim().min(1, 'must not be blank').max(120).describe('1 to 120 characters, not all spaces; leading and trailing spaces are removed.');
@@ -27,6 +29,8 @@ export const createMonitor = defineOperation({
   rest: { method: 'POST', path: '/v1/monitors', successStatus: 201 },
   tool: 'create_monitor',
   scopes: WRITE,
+  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED },
+  contentPlatforms: monitors.platformsOfMonitorChange,
   input: z.object({
     name: NAME,
     target: MonitorTargetInput,
@@ -50,6 +54,8 @@ export const updateMonitor = defineOperation({
   rest: { method: 'PATCH', path: '/v1/monitors/:id' },
   tool: 'update_monitor',
   scopes: WRITE,
+  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED },
+  contentPlatforms: monitors.platformsOfMonitorChange,
   input: namingAChange(z.object({
     id: ID,
     name: NAME.optional(),
@@ -133,6 +139,7 @@ export const listMonitorResults = defineOperation({
   rest: { method: 'GET', path: '/v1/monitors/:id/results' },
   tool: 'list_monitor_results',
   scopes: READ,
+  contentPlatforms: monitors.platformsOfMonitorResults,
   input: z.object({ id: ID, limit: LIMIT }),
   output: z.array(MonitorResultShape),
   resolve: monitors.listMonitorResults,
@@ -144,12 +151,12 @@ export const runMonitor = defineOperation({
   ...RESOURCE,
   operationId: 'runMonitor',
   description:
-    'Queues a run now and returns at once (202). Idempotent while a run is queued: the same `jobId` comes back. The run is billed when it executes, by what it reads. 409 while the monitor is paused or archived.',
+    'Queues a run now and returns at once (202). Idempotent while a run is queued: the same `jobId` comes back. 409 while the monitor is paused or archived.',
   graphql: { kind: 'mutation', field: 'runMonitor' },
   rest: { method: 'POST', path: '/v1/monitors/:id/run', successStatus: 202 },
   tool: 'run_monitor',
   scopes: WRITE,
-  billing: { minimumCredits: 0, rateLimitWeight: 4 },
+  billing: { minimumCredits: 0, rateLimitWeight: 4, chargedLater: RUNS_CHARGED },
   input: z.object({ id: ID }),
   output: RunNowShape,
   resolve: monitors.runMonitor,

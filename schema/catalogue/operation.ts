@@ -58,6 +58,11 @@ export interface BillingInput {
   minimumCredits: number;
   /** Requests counted against the per-minute rate limit. */
   rateLimitWeight: number;
+  /**
+   * What a free call starts that is charged later (a monitor's runs), appended to its description on every surface so
+   * that none calls it free without saying so.
+   */
+  chargedLater?: string;
   /** Units counted from what the operation returns, by the pipeline itself (resolvers never count them). */
   returns?: Partial<Record<BillingUnit, UnitSource>>;
   /** A unit billed by the lookup helper the resolver calls. */
@@ -124,6 +129,11 @@ export interface OperationInput<Input extends z.ZodObject = z.ZodObject, Output 
   authentication: Authentication;
   /** Any one of these scopes grants the call (implication applies). Empty: any valid key. */
   scopes: readonly Scope[];
+  /**
+   * Platforms whose content the call reads, reports or sends (a monitor's sources, the results it holds, a delivery's
+   * payload): the key needs `read:<platform>` for each, beside `scopes`. Given the validated arguments.
+   */
+  contentPlatforms?: (args: Record<string, unknown>, ctx: RequestContext) => readonly string[] | Promise<readonly string[]>;
   billing: BillingInput;
   /** Arguments, with the spec's bounds, patterns and defaults. */
   input: Input;
@@ -161,8 +171,10 @@ export function defineOperation<Input extends z.ZodObject, Output extends z.ZodT
 ): OperationSpec<Input> {
   const payload = payloadOf(spec.output, spec.result);
   const units = [...new Set([...(spec.billing.lookup ? [spec.billing.lookup.unit] : []), ...(Object.keys(spec.billing.returns ?? {}) as BillingUnit[])])];
+  const { chargedLater } = spec.billing;
   return {
     ...spec,
+    description: chargedLater ? `${spec.description} The call itself is free; ${chargedLater}.` : spec.description,
     resolve: spec.resolve as Resolve<Input>,
     payload,
     billing: { ...spec.billing, units },

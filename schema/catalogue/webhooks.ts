@@ -51,6 +51,7 @@ export const updateWebhook = defineOperation({
   rest: { method: 'PATCH', path: '/v1/webhooks/:id' },
   tool: 'update_webhook',
   scopes: WRITE,
+  contentPlatforms: webhooks.platformsOfWebhookChange,
   input: namingAChange(z.object({
     id: ID,
     name: NAME.optional(),
@@ -164,6 +165,7 @@ export const redeliverWebhookDelivery = defineOperation({
   rest: { method: 'POST', path: '/v1/webhook-deliveries/:id/redeliver' },
   tool: 'redeliver_webhook_delivery',
   scopes: WRITE,
+  contentPlatforms: webhooks.platformsOfDelivery,
   input: z.object({ id: DELIVERY_ID }),
   output: WebhookDeliveryShape,
   resolve: webhooks.redeliverWebhookDelivery,

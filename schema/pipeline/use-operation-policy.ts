@@ -34,12 +34,14 @@ function argumentsOf(schema: GraphQLSchema, kind: 'query' | 'mutation', node: Fi
   }
 }
 
-function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { op, node }: PlannedField, variables: Record<string, unknown>): void {
-  if (Object.keys(op.input.shape).length === 0) return;
+/** The root field's arguments as its operation reads them; undefined when they do not coerce (execution reports that). */
+function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { op, node }: PlannedField, variables: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (Object.keys(op.input.shape).length === 0) return {};
   const coerced = argumentsOf(schema, kind, node, variables);
-  if (!coerced) return;
+  if (!coerced) return undefined;
   const parsed = operationArgumentSchema(op).safeParse(coerced);
   if (!parsed.success) throw validationFailure(parsed.error.issues);
+  return parsed.data as Record<string, unknown>;
 }
 
 /**
@@ -93,15 +95,30 @@ export function scopesGrant(principal: Principal, op: OperationSpec): boolean {
   return op.scopes.length === 0 || op.scopes.some((scope) => grants(principal.scopes, scope));
 }
 
+/** 403 naming the scope a call lacks; `why` says what needed it beyond the operation. */
+export function insufficientScope(op: OperationSpec, required: readonly string[], why = ''): ServiceError {
+  return new ServiceError('insufficient_scope', {
+    message: `This key lacks the scope ${required.join(' or ')} needed by ${op.operationId}${why}.`,
+    // Every scope that grants the call, implied ones included (`read:social` for a platform, `*:write` for `*:read`).
+    details: { requiredScope: required[0], acceptedScopes: SCOPES.filter((held) => required.some((scope) => grants([held], scope))), operationId: op.operationId },
+  });
+}
+
 function checkScopes(principal: Principal, fields: PlannedField[]): void {
   for (const { op } of fields) {
-    if (!scopesGrant(principal, op)) {
-      throw new ServiceError('insufficient_scope', {
-        message: `This key lacks the scope ${op.scopes.join(' or ')} needed by ${op.operationId}.`,
-        // Every scope that grants the call, implied ones included (`read:social` for a platform, `*:write` for `*:read`).
-        details: { requiredScope: op.scopes[0], acceptedScopes: SCOPES.filter((held) => op.scopes.some((scope) => grants([held], scope))), operationId: op.operationId },
-      });
-    }
+    if (!scopesGrant(principal, op)) throw insufficientScope(op, op.scopes);
+  }
+}
+
+/**
+ * Platform content is granted by the platform's read scope alone (spec, Authentication 6), whichever operation shows
+ * or sends it: a monitor or webhook scope never stands in for `read:<platform>`.
+ */
+async function checkContentPlatforms(ctx: RequestContext, principal: Principal, op: OperationSpec, args: Record<string, unknown>): Promise<void> {
+  if (!op.contentPlatforms) return;
+  for (const platform of await op.contentPlatforms(args, ctx)) {
+    const scope = `read:${platform}`;
+    if (!grants(principal.scopes, scope)) throw insufficientScope(op, [scope], ` for ${platform} content`);
   }
 }
 
@@ -138,7 +155,10 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : estimate.rateLimitWeight);
           const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
-          for (const field of fields) validateArguments(args.schema, kind, field, variables);
+          for (const field of fields) {
+            const parsed = validateArguments(args.schema, kind, field, variables);
+            if (parsed) await checkContentPlatforms(ctx, principal, field.op, parsed);
+          }
           if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
           if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
             // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.

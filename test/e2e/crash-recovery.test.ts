@@ -19,7 +19,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker killed mid-work (needs a
     // This instance does not work on jobs until the other process has died; then it takes over after 1 s.
     const svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100, lockLifetimeMs: 1_000, autostart: false } });
     try {
-      const { key } = await svc.newKey({ scopes: ['monitors:write', 'usage:read'] });
+      const { key } = await svc.newKey({ scopes: ['monitors:write', 'usage:read', 'read:forum'] });
       const sim = svc.service.platforms.sims.forum!;
       // The other process's forum search hangs long enough to be killed in the middle of it.
       sim.faults.add({ route: '/search', kind: 'latency', latencyMs: 20_000 });
@@ -82,7 +82,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances (need a PostgreSQL 
     const svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 100_000 } }, jobs: { processEvery: 100 } });
     const child = await startServiceProcess(svc);
     try {
-      const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+      const { key } = await svc.newKey({ scopes: ['monitors:write', 'read:social'] });
       const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'twice?', target: { kind: 'search', keywords: 'rust' }, sources: ['forum'], schedule: 'weekly' } })).body.data;
       await finishedRuns(svc, key, monitor.id, 1);
       const db = svc.service.orm.em.getConnection();

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('a newcomer’s first monitor on the demo', () => {
   it('reports what the simulated platforms publish after its baseline, and its webhook fires', async () => {
-    const { key } = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
+    const { key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] });
     const hook = (await svc.request('POST', '/v1/webhooks', { key, body: { name: 'inbox', url: receiver.url('/hook') } })).body.data;
     const monitor = (await svc.request('POST', '/v1/monitors', { key, body: { name: 'Rust', target: { kind: 'search', keywords: 'rust' }, webhookId: hook.id } })).body.data;
     const [baseline] = await finishedRuns(svc, key, monitor.id, 1);

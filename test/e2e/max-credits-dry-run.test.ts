@@ -83,7 +83,7 @@ describe('dry run on REST (header x-dry-run)', () => {
   });
 
   it('a dry run of a change changes nothing', async () => {
-    const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+    const { key } = await svc.newKey({ scopes: ['monitors:write', 'read:social'] });
     const res = await svc.request('POST', '/v1/monitors', { key, body: { name: 'dry', target: { kind: 'search', keywords: 'rust' } }, headers: { 'x-dry-run': 'true' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
@@ -92,7 +92,7 @@ describe('dry run on REST (header x-dry-run)', () => {
   });
 
   it('a dry run takes no Idempotency-Key: the real call after it with the same key runs; x-dry-run false keeps the key', async () => {
-    const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+    const { key } = await svc.newKey({ scopes: ['monitors:write', 'read:social'] });
     const body = { name: 'once', target: { kind: 'search', keywords: 'rust' } };
     const headers = { 'idempotency-key': 'dry-then-real-0001' };
     const dry = await svc.request('POST', '/v1/monitors', { key, body, headers: { ...headers, 'x-dry-run': 'true' } });

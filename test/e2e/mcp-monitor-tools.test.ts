@@ -59,3 +59,55 @@ describe('a monitor target over MCP', () => {
     }
   });
 });
+
+describe('a monitor or webhook tool the key does not see', () => {
+  it.each([
+    [['monitors:read'], 'create_monitor', 'monitors:write'],
+    [['read:social'], 'list_monitors', 'monitors:read'],
+    [['monitors:write'], 'redeliver_webhook_delivery', 'webhooks:write'],
+  ])('a key with %j calling %s gets the 403 tool error naming %s, not "not found"', async (scopes, tool, scope) => {
+    const { key } = await svc.newKey({ scopes });
+    const client = await connectMcp(svc.url, key);
+    try {
+      const result = (await client.callTool({ name: tool, arguments: {} })) as { isError?: boolean; structuredContent?: any };
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent.error).toMatchObject({ code: 'insufficient_scope', retryable: false, details: { requiredScope: scope } });
+      expect(result.structuredContent.error.message).toContain(scope);
+      // A name that is no tool at all is still the protocol's unknown tool.
+      await expect(client.callTool({ name: 'create_monitors', arguments: {} })).rejects.toThrow(/not found/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('tool descriptions and schemas', () => {
+  it('close every input schema at the top level, as unknown arguments are refused', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'usage:read', 'monitors:write', 'webhooks:write'] });
+    const client = await connectMcp(svc.url, key);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.filter((tool) => tool.inputSchema.additionalProperties !== false).map((tool) => tool.name)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('say that the monitor calls are free but the runs they queue are charged, on MCP and in OpenAPI', async () => {
+    const { key } = await svc.newKey({ scopes: ['monitors:write'] });
+    const client = await connectMcp(svc.url, key);
+    try {
+      const { tools } = await client.listTools();
+      for (const name of ['create_monitor', 'update_monitor', 'run_monitor']) {
+        const description = tools.find((tool) => tool.name === name)!.description!;
+        expect(description, name).not.toMatch(/\bFree;/);
+        expect(description, name).toMatch(/The call itself is free; the runs it queues are charged when they execute, by what they read/);
+      }
+    } finally {
+      await client.close();
+    }
+    const openapi = (await svc.request('GET', '/openapi.json')).body;
+    expect(openapi.paths['/v1/monitors'].post.description).toMatch(/runs it queues are charged/);
+    expect(openapi.paths['/v1/monitors/{id}/run'].post.description).toMatch(/runs it queues are charged/);
+  });
+});

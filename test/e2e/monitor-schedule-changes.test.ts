@@ -60,7 +60,7 @@ describe('a PATCH that leaves schedule and status as they were', () => {
 describe('an hourly monitor after its tier loses hourly schedules', () => {
   it('cannot be resumed or kept hourly by a PATCH (409 hourlySchedules), runs at most once a day, and can be made daily', async () => {
     const { workspaceId } = await fundedWorkspace(svc, 1_000, 500);
-    const { key: own } = await svc.newKey({ workspaceId, scopes: ['monitors:write'] });
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['read:social', 'monitors:write'] });
     const monitor = await create({ schedule: 'hourly' }, own);
     await finishedRuns(svc, own, monitor.id, 1);
     const paused = await create({ schedule: 'hourly' }, own);

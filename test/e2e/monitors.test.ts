@@ -139,7 +139,7 @@ describe('monitor resources', () => {
   });
 
   it('answers 404 for another account’s monitor and webhook, and 409 at the tier’s ceilings', async () => {
-    const other = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
+    const other = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] });
     const mine = (await createMonitor({ target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' })).body.data.id;
     for (const [method, path] of [['GET', `/v1/monitors/${mine}`], ['PATCH', `/v1/monitors/${mine}`], ['DELETE', `/v1/monitors/${mine}`], ['GET', `/v1/monitors/${mine}/runs`], ['GET', `/v1/monitors/${mine}/results`], ['POST', `/v1/monitors/${mine}/run`]] as const) {
       const res = await svc.request(method, path, { key: other.key, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
@@ -364,7 +364,7 @@ describe('run-now and money', () => {
   it('is idempotent while a run is queued', async () => {
     const local = await startTestService({ shareDatabaseWith: undefined, jobs: { processEvery: 100, autostart: false } });
     try {
-      const { key: k } = await local.newKey({ scopes: ['monitors:write'] });
+      const { key: k } = await local.newKey({ scopes: ['read:social', 'monitors:write'] });
       const id = (await local.request('POST', '/v1/monitors', { key: k, body: { name: 'q', target: { kind: 'search', keywords: 'rust' }, schedule: 'manual' } })).body.data.id;
       const [a, b] = await Promise.all([local.request('POST', `/v1/monitors/${id}/run`, { key: k }), local.request('POST', `/v1/monitors/${id}/run`, { key: k })]);
       expect(a.status).toBe(202);
@@ -384,7 +384,7 @@ describe('run-now and money', () => {
 
   it('bills a run by what it read, and the balance falls by exactly that', async () => {
     // An account of its own, where no other monitor is spending.
-    const own = (await svc.newKey({ scopes: ['monitors:write', 'usage:read'] })).key;
+    const own = (await svc.newKey({ scopes: ['read:social', 'monitors:write', 'usage:read'] })).key;
     const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum', 'microblog'] }, own);
     const before = (await svc.request('GET', '/v1/usage', { key: own })).body.data.balance;
     const { run } = await nextRun(id, 1, own);
@@ -412,7 +412,7 @@ describe('run-now and money', () => {
   });
 
   it('fails a run with an error summary and charges nothing when spending is paused or the upstream is down', async () => {
-    const own = await svc.newKey({ scopes: ['monitors:write', 'usage:read'] });
+    const own = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'usage:read'] });
     const id = await baselined({ target: { kind: 'search', keywords: 'rust' }, sources: ['forum'] }, own.key);
     await svc.operator('POST', `/operator/workspaces/${own.workspaceId}/pause`, {});
     const paused = await nextRun(id, 1, own.key);
@@ -436,7 +436,7 @@ describe('run-now and money', () => {
 describe('a run the account cannot pay for', () => {
   it('fails with insufficient_credits and charges nothing: the balance never goes negative', async () => {
     const { workspaceId } = await fundedWorkspace(svc, 3);
-    const { key: own } = await svc.newKey({ workspaceId, scopes: ['monitors:write', 'usage:read'] });
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['read:social', 'monitors:write', 'usage:read'] });
     // One matching post costs 1 + 3 credits to read: more than the 3 the account holds.
     forum().addPost({ subforum: 'programming', title: 'brokepenguin spotted', selftext: 'It could not afford the fish.' });
     const created = await createMonitor({ target: { kind: 'search', keywords: 'brokepenguin' }, sources: ['forum'], schedule: 'manual' }, own);

@@ -151,7 +151,7 @@ describe('deliveries', () => {
 
   it('sends monitor.run.failed to a webhook that selects it, and only the events it selects', async () => {
     // An account of its own, whose spending is paused below without touching the other tests.
-    const own = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write'] });
+    const own = await svc.newKey({ scopes: ['monitors:write', 'webhooks:write', 'read:forum'] });
     const hook = (await svc.request('POST', '/v1/webhooks', { key: own.key, body: { name: 'failures', url: receiver.url('/failures'), events: ['monitor.run.failed'] } })).body.data;
     secrets.set('/failures', hook.secret);
     svc.service.platforms.sims.forum!.world.addPost({ subforum: 'programming', title: 'failwhale sightings', selftext: 'A classic.' });
@@ -460,6 +460,9 @@ describe('permitted destinations', () => {
     ['https://172.16.0.1/', /private/],
     ['https://192.168.1.1/', /private/],
     ['https://169.254.169.254/latest/meta-data', /linkLocal/],
+    // Azure's host endpoint is in public space: refused by name, not by range.
+    ['https://168.63.129.16/metadata/instance', /^168\.63\.129\.16 is a cloud metadata address$/],
+    ['https://[::ffff:168.63.129.16]/', /cloud metadata address/],
     ['https://100.64.0.1/', /carrierGradeNat/],
     ['https://[fc00::1]/', /uniqueLocal/],
     ['https://[fe80::1]/', /linkLocal/],
