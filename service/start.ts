@@ -37,7 +37,7 @@ import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'und
 import { createEventSender } from '../adapters/webhooks/send-event.ts';
 import { newEventId } from '../adapters/webhooks/standard-webhooks.ts';
 import { createWebhookService } from '../adapters/webhooks/webhook-service.ts';
-import { createWebhookSecrets, loadEncryptionKeys } from '../adapters/webhooks/webhook-secrets.ts';
+import { checkSealingKeys, createWebhookSecrets, loadEncryptionKeys, resealSecrets } from '../adapters/webhooks/webhook-secrets.ts';
 import { createJobs, type Jobs } from '../jobs/jobs.ts';
 import { JOB_STORE_FAILURE_MESSAGES, openJobStore, type JobStore } from '../jobs/job-store.ts';
 import { createDashboard } from '../dashboard/dashboard.ts';
@@ -216,7 +216,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       onError: (error, failure) => logger.error({ err: error }, JOB_STORE_FAILURE_MESSAGES[failure]),
     });
     cleanups.unshift({ step: 'job store', run: () => jobStore.close(DRAIN_MS) });
-    const secrets = createWebhookSecrets(await loadEncryptionKeys(config.dataDir, config.webhookKeys));
+    const webhookKeys = await loadEncryptionKeys(config.dataDir, config.webhookKeys);
+    await checkSealingKeys(sqlDb, webhookKeys);
+    const secrets = createWebhookSecrets(webhookKeys);
     const sender = createEventSender(config.webhookDestinations, { timeoutMs: options.webhookTimeoutMs, clock: now });
     cleanups.push({ step: 'webhook sender', run: () => sender.close() });
     const deliveries = createDeliveryWorker({
@@ -252,6 +254,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         await sweepExpiredOAuthModels(sqlDb, now);
         const retained = await sweepRetention(sqlDb, now());
         if (Object.values(retained).some((count) => count > 0)) logger.info({ deleted: retained }, 'retention sweep');
+        // A rotation of SVC_WEBHOOK_KEYS ends when no secret is left under an older key (docs/webhooks.md).
+        const resealed = await resealSecrets(sqlDb, secrets, webhookKeys[0].id);
+        if (resealed.resealed > 0 || resealed.remaining > 0) logger.info({ ...resealed, currentKeyId: webhookKeys[0].id }, 'webhook secrets re-encrypted under the current key');
       },
       onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
       deliverySweepMs: options.jobs?.deliverySweepMs,
