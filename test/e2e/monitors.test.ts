@@ -395,7 +395,7 @@ describe('run-now and money', () => {
   });
 
   it('counts in resultsFound every item it priced, those the keywords leave out included: creditsUsed = 1 + 3 × resultsFound', async () => {
-    const own = (await svc.newKey({ scopes: ['monitors:write', 'usage:read'] })).key;
+    const own = (await svc.newKey({ scopes: ['read:social', 'monitors:write', 'usage:read'] })).key;
     // The forum's search has no exclusion: it returns both, and the local check leaves the lake out.
     forum().addPost({ subforum: 'programming', title: 'narwhalix by the lake', selftext: 'Excluded.' });
     forum().addPost({ subforum: 'programming', title: 'narwhalix at sea', selftext: 'Kept.' });
@@ -451,7 +451,7 @@ describe('a run the account cannot pay for', () => {
 describe('a run refused for credits held by the account’s other runs', () => {
   it('tries again once they settle, and fails as insufficient_credits when the balance cannot pay it, not credits_held', async () => {
     const { workspaceId } = await fundedWorkspace(svc, 82);
-    const { key: own } = await svc.newKey({ workspaceId, scopes: ['monitors:write', 'usage:read'] });
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['read:social', 'monitors:write', 'usage:read'] });
     // 100 matching posts cost 1 + 300 credits to read: more than the 82 the account holds. Two monitors run at once:
     // the first to be admitted holds all 82, so the other is first refused for credits held.
     for (let i = 0; i < 100; i++) forum().addPost({ subforum: 'programming', title: `brokeotter ${i}`, selftext: 'It could not afford the fish.' });
