@@ -17,6 +17,7 @@ import type { Admission } from '../../core/service-deps.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
 import { checkCallOptions, type CallOptions, type SentCallOptions } from '../../core/call-options.ts';
 import { provenanceOf } from '../../core/provenance.ts';
+import { readCursor } from '../../core/cursor.ts';
 import { ceilingRefusal, estimateOf, smallerPage, type SmallerPage } from './credit-ceiling.ts';
 
 interface PlannedField extends RootField {
@@ -42,6 +43,15 @@ function validateArguments(schema: GraphQLSchema, kind: 'query' | 'mutation', { 
   const parsed = operationArgumentSchema(op).safeParse(coerced);
   if (!parsed.success) throw validationFailure(parsed.error.issues);
   return parsed.data as Record<string, unknown>;
+}
+
+/**
+ * A dry run refuses a cursor the call would refuse (malformed, altered, another request's: 400 `invalid_cursor`),
+ * read as the field's page reads it (resolvers/paging.ts): reading it is pure, so the dry run answers as the call would.
+ */
+function checkCursor(ctx: RequestContext, kind: 'query' | 'mutation', { fieldName }: PlannedField, args: Record<string, unknown> | undefined): void {
+  if (args?.cursor === undefined || args.cursor === null) return;
+  readCursor(ctx, `${kind === 'query' ? 'Query' : 'Mutation'}.${fieldName}`, args);
 }
 
 /**
@@ -155,9 +165,11 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : estimate.rateLimitWeight);
           const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
           // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
+          const validated: (Record<string, unknown> | undefined)[] = [];
           for (const field of fields) {
             const parsed = validateArguments(args.schema, kind, field, variables);
             if (parsed) await checkContentPlatforms(ctx, principal, field.op, parsed);
+            validated.push(parsed);
           }
           if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
           if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
@@ -172,6 +184,7 @@ export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: 
           }
           refuseAboveCeiling(worstCase);
           if (options.dryRun) {
+            fields.forEach((field, i) => checkCursor(ctx, kind, field, validated[i]));
             const remaining = await ctx.deps.billing.remaining(principal);
             setCreditHeaders(ctx, 0, remaining);
             const estimated = { ...estimate, worstCaseCredits: worstCase.credits, ...(partial ? { limit: partial.limit } : {}) };

@@ -82,6 +82,23 @@ describe('dry run on REST (header x-dry-run)', () => {
     expect(refused.body.error.details.field).toBe('x-max-credits');
   });
 
+  it('a dry run refuses a cursor the call would refuse, and accepts the one the call would', async () => {
+    const { key } = await svc.newKey();
+    const dry = { 'x-dry-run': 'true' };
+    const first = await svc.request('GET', `${MEMBERS}?limit=2`, { key });
+    const cursor = first.body.meta.nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    for (const [query, reason] of [[`cursor=garbage&limit=2`, /malformed/], [`cursor=${encodeURIComponent(cursor)}&limit=3`, /another request/]] as const) {
+      const real = await svc.request('GET', `${MEMBERS}?${query}`, { key });
+      const dryRun = await svc.request('GET', `${MEMBERS}?${query}`, { key, headers: dry });
+      expect(real.body.error).toMatchObject({ code: 'invalid_cursor', message: expect.stringMatching(reason) });
+      expect([dryRun.status, dryRun.body.error]).toEqual([real.status, real.body.error]);
+      expect(dryRun.headers.get('x-credits-charged')).toBe('0');
+    }
+    const accepted = await svc.request('GET', `${MEMBERS}?cursor=${encodeURIComponent(cursor)}&limit=2`, { key, headers: dry });
+    expect([accepted.status, accepted.body.meta.dryRun]).toEqual([200, true]);
+  });
+
   it('a dry run of a change changes nothing', async () => {
     const { key } = await svc.newKey({ scopes: ['monitors:write', 'read:social'] });
     const res = await svc.request('POST', '/v1/monitors', { key, body: { name: 'dry', target: { kind: 'search', keywords: 'rust' } }, headers: { 'x-dry-run': 'true' } });
