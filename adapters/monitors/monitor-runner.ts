@@ -207,9 +207,12 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         const result = { id: randomUUID(), monitorId: monitor.id, ...candidate.result, firstSeenAt: now.toISOString() };
         const { columns, exact } = storedFields(result);
         await tx.all(
-          `insert into "monitor_result" ("id", "monitor_id", "run_id", "item_type", "source", "external_id", "url", "title", "body", "author_handle", "community_name", "exact_fields", "first_seen_at")
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [result.id, monitor.id, runId, result.itemType, result.source, columns.externalId, columns.url, columns.title, columns.body, columns.authorHandle, columns.communityName, exact, result.firstSeenAt],
+          `insert into "monitor_result" ("id", "monitor_id", "run_id", "item_type", "source", "external_id", "url", "title", "body", "author_handle", "community_name", "exact_fields", "first_seen_at", "published_at")
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            result.id, monitor.id, runId, result.itemType, result.source, columns.externalId, columns.url, columns.title, columns.body, columns.authorHandle, columns.communityName, exact, result.firstSeenAt,
+            Number.isFinite(candidate.createdAt) ? new Date(candidate.createdAt).toISOString() : null,
+          ],
         );
         results.push(result);
       }

@@ -424,7 +424,8 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
 
     async results(workspaceId, id, limit) {
       await requireMonitor(db, workspaceId, id);
-      const rows = await db.all<ResultRow>(`select * from "monitor_result" where "monitor_id" = ? order by "first_seen_at" desc, "id" desc limit ?`, [id, limit]);
+      // Newest run first; within a run (one `first_seen_at`), the newest item first.
+      const rows = await db.all<ResultRow>(`select * from "monitor_result" where "monitor_id" = ? order by "first_seen_at" desc, "published_at" desc nulls last, "id" desc limit ?`, [id, limit]);
       return rows.map(toResult);
     },
 

@@ -331,6 +331,18 @@ describe('only what is new', () => {
     expect(results).toHaveLength(2);
   });
 
+  it('lists the results of one run newest item first', async () => {
+    const base = Math.floor(Date.now() / 1000) - 3600;
+    // Published an hour ago, a minute apart, added out of order.
+    const posts = [3, 0, 4, 1, 2].map((minute) => ({ minute, post: forum().addPost({ subforum: 'programming', title: `ocelotrix ${minute}`, selftext: 'In order.', at: base + minute * 60 }) }));
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'ocelotrix' }, sources: ['forum'], backfill: 5, schedule: 'manual' });
+    const [run] = await finishedRuns(svc, key, created.body.data.id, 1);
+    expect(run.newResults).toBe(5);
+    const results = (await svc.request('GET', `/v1/monitors/${created.body.data.id}/results`, { key })).body.data;
+    const newestFirst = [...posts].sort((a, b) => b.minute - a.minute).map(({ post }) => post.id);
+    expect(results.map((result: { externalId: string }) => result.externalId)).toEqual(newestFirst);
+  });
+
   it('reports nothing old as new when the target of a monitor created with backfill changes: backfill is the creation’s', async () => {
     forum().addPost({ subforum: 'pics', title: 'Old pics post one', selftext: 'Before the change.' });
     forum().addPost({ subforum: 'pics', title: 'Old pics post two', selftext: 'Before the change.' });

@@ -19,6 +19,7 @@ import { Migration20261125003000_access_token_changes } from './Migration2026112
 import { Migration20261125005000_idempotency_secrets_purged } from './Migration20261125005000_idempotency_secrets_purged.ts';
 import { Migration20261125004000_oauth_sessions_hashed } from './Migration20261125004000_oauth_sessions_hashed.ts';
 import { Migration20261125006000_platform_text_storable } from './Migration20261125006000_platform_text_storable.ts';
+import { Migration20261125007000_monitor_result_published_at } from './Migration20261125007000_monitor_result_published_at.ts';
 
 /** Every committed migration, in order; each domain appends its own (one line each). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125004000_oauth_sessions_hashed', class: Migration20261125004000_oauth_sessions_hashed },
   { name: 'Migration20261125005000_idempotency_secrets_purged', class: Migration20261125005000_idempotency_secrets_purged },
   { name: 'Migration20261125006000_platform_text_storable', class: Migration20261125006000_platform_text_storable },
+  { name: 'Migration20261125007000_monitor_result_published_at', class: Migration20261125007000_monitor_result_published_at },
 ];
