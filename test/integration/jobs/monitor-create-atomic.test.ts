@@ -126,7 +126,7 @@ describe('a failed monitor create', () => {
 
 describe('a create sent again with its Idempotency-Key after it failed', () => {
   it('creates one monitor, and its replay answers it', async () => {
-    const { key, workspaceId } = await svc.newKey({ scopes: ['monitors:write', 'monitors:read'] });
+    const { key, workspaceId } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'monitors:read'] });
     const send = () => svc.request('POST', '/v1/monitors', { key, body: input, headers: { 'idempotency-key': 'create-once' } });
 
     const restore = await failing('fail_schedule_insert', 'agenda_jobs', 'insert', `new.name = 'monitor.schedule'`);
