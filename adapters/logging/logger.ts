@@ -12,11 +12,13 @@ function isDatabaseError(error: unknown): error is Error & Record<string, unknow
 }
 
 /**
- * The primary message only: MikroORM appends the detail (`\n - detail: Key (email)=(…)`), and an input error ends
- * quoting the value (`invalid input syntax for type uuid: "…"`).
+ * The primary message only (MikroORM appends the detail: `\n - detail: Key (email)=(…)`), with every quoted segment
+ * replaced: an input error ends quoting the value (`invalid input syntax for type uuid: "…"`), a range error quotes
+ * it midway (`value "…" is out of range for type integer`). A trailing quote is taken whole first, as such a value
+ * may itself hold a quote; names quoted (a constraint, a table) go too, and stay in their own fields.
  */
 function messageWithoutData(message: string): string {
-  return message.split('\n')[0].replace(/: ".*"$/, ': "…"');
+  return message.split('\n')[0].replace(/: ".*"$/, ': "…"').replace(/"[^"]*"/g, '"…"');
 }
 
 /**

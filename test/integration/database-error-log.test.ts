@@ -44,4 +44,12 @@ describe('a failed statement in the error log', () => {
     expect(lines[0]).not.toContain('private-value');
     expect(JSON.parse(lines[0]).err).toMatchObject({ code: '22P02', message: 'invalid input syntax for type uuid: "…"' });
   });
+
+  it('drops a value quoted midway through the message', async () => {
+    const { log, lines } = memoryLogger();
+    const refused = await sqlDbFromOrm(migrated.orm).all(`select ?::integer as "n"`, ['98765432109876']).catch((error: unknown) => error);
+    log.error({ err: refused }, 'request failed');
+    expect(lines[0]).not.toContain('98765432109876');
+    expect(JSON.parse(lines[0]).err).toMatchObject({ code: '22003', message: 'value "…" is out of range for type integer' });
+  });
 });
