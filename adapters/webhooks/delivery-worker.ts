@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
 import { toInt } from '../db/sql.ts';
-import { isDatabaseUnavailable } from '../db/connection-error.ts';
 import { logger } from '../logging/logger.ts';
 import type { DeliveryRow, WebhookRow, WebhookSecrets } from './webhook-service.ts';
 import { iso, json } from '../monitors/monitor-rows.ts';
@@ -60,6 +59,22 @@ export interface DeliveryWorker {
 }
 
 const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * SQLSTATEs of text the database cannot hold: `invalid byte sequence` (22021), `untranslatable character` (22P05),
+ * and the protocol violation (08P01) both drivers get for a U+0000 in a bound parameter (it ends the wire string
+ * early: `insufficient data left in message` from PGlite, `invalid message format` from PostgreSQL); the session
+ * survives it.
+ */
+const UNENCODABLE_CODES = new Set(['22021', '22P05', '08P01']);
+
+/** Whether the database refused a statement for text it cannot encode (a driver may wrap the cause). */
+function isUnencodable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    if (UNENCODABLE_CODES.has((current as { code?: unknown }).code as string)) return true;
+  }
+  return false;
+}
 
 /** The error recorded for a failed attempt whose own details (the receiver's answer, its error) could not be stored. */
 export const UNSTORABLE_DETAILS = 'the attempt failed; its details could not be stored';
@@ -178,8 +193,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     try {
       await record(row, trigger, outcome, now);
     } catch (error) {
-      // Without its database nothing can be recorded: the lease runs out and the attempt is made again.
-      if (isDatabaseUnavailable(error)) throw error;
+      // Only text the database cannot encode is left out; anything else (a lost connection, a deadlock, a
+      // serialization failure, a timeout) records nothing: the lease runs out and the attempt is made again.
+      if (!isUnencodable(error)) throw error;
       // Something the receiver sent could not be stored. The attempt is still counted, retried on the schedule and
       // may disable the webhook: recorded with its verdict and status code, without the text. Not logged whole: the
       // driver's error quotes the statement with its values.

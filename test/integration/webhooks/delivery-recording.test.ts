@@ -59,6 +59,30 @@ describe(`webhook attempt recording (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(Number(webhook.failure_count)).toBe(1);
   });
 
+  it('records nothing for any other database error (a deadlock): the lease runs out and the attempt is made again', async () => {
+    const { webhookId, deliveryId } = await dueDelivery();
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01', severity: 'ERROR' });
+    // The first transaction (the attempt's record) is the deadlock's victim; a second would succeed.
+    let transactions = 0;
+    const deadlocking: SqlDb = {
+      all: <T extends object>(text: string, params?: readonly unknown[]) => sql.all<T>(text, params),
+      transaction: async (work) => (transactions++ === 0 ? Promise.reject(deadlock) : sql.transaction(work)),
+    };
+    const deadlocked = createDeliveryWorker({
+      db: deadlocking,
+      secrets: { generate: () => 'whsec_x', encrypt: (s) => s, decrypt: (s) => s },
+      send: async () => ({ statusCode: 500, error: 'HTTP 500', durationMs: 3, responseExcerpt: 'plain', retryAfterMs: null }),
+      policy: createDeliveryPolicy(() => 0.5),
+      clock: () => now,
+    });
+    await expect(deadlocked.attemptNow(deliveryId, 'scheduled')).rejects.toBe(deadlock);
+    const [delivery] = await sql.all<{ attempts: unknown; last_error: string | null }>(`select * from "webhook_delivery" where "id" = ?`, [deliveryId]);
+    expect(delivery.last_error).toBeNull();
+    expect(Number(delivery.attempts)).toBe(0);
+    const [webhook] = await sql.all<{ failure_count: unknown }>(`select "failure_count" from "webhook" where "id" = ?`, [webhookId]);
+    expect(Number(webhook.failure_count)).toBe(0);
+  });
+
   it('keeps a success a success when only its answer could not be stored', async () => {
     const { deliveryId } = await dueDelivery();
     await worker({ statusCode: 200, error: null, durationMs: 3, responseExcerpt: 'ok\u0000', retryAfterMs: null }).attemptNow(deliveryId, 'scheduled');
