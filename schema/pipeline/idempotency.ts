@@ -16,7 +16,7 @@ export function requestHash(method: string, path: string, body: unknown): string
  * answers the first response again (marked `idempotent-replayed: true`) and does nothing twice, billing included; the
  * same key with a different request is 409, as is a retry while the first is still running. Only the answer of a
  * request that ran is kept (`keeps`); any other answer, or a crash, frees the key so the same request sent again runs.
- * Keys are kept 24 h, per account.
+ * A kept answer the store refuses leaves a marker in its place (`keep`). Keys are kept 24 h, per account.
  *
  * A success that carried a secret shown once (`oneTimeSecret`, a field of its `data`) is kept without it, and its
  * replay is 409 `secret_shown_once` naming the created id, also marked `idempotent-replayed: true`: the secret is
@@ -61,7 +61,7 @@ export async function idempotent(
     throw error;
   }
   if (!keeps(response)) await store.release(scope, key);
-  else await keep(store, scope, key, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
+  else await keep(store, { scope, key, requestId }, { status: response.status, headers: response.headers, body: withoutSecret(response, oneTimeSecret) });
   return response;
 }
 
@@ -80,15 +80,34 @@ function keeps(response: EnvelopeResponse): boolean {
 
 /**
  * The work is done (and charged) whether or not its answer can be kept: failing to keep it must not turn that answer
- * into a 500 the client would retry and pay again. The answer is given; the key is freed, as after a 5xx.
+ * into a 500 the client would retry and pay again. The answer is given, and the key stays held: by a marker answer
+ * saying the first one was not kept (`notKept`), or, if even that cannot be stored, by the claim itself, which answers
+ * `in_progress` until it counts as abandoned, as after a crash.
  */
-async function keep(store: IdempotencyStore, scope: string, key: string, response: StoredResponse): Promise<void> {
+async function keep(store: IdempotencyStore, claim: { scope: string; key: string; requestId: string }, response: StoredResponse): Promise<void> {
+  const { scope, key, requestId } = claim;
   try {
     await store.complete(scope, key, response);
   } catch (error) {
-    logger.error({ err: error, scope }, 'idempotency answer not kept; the key is free again');
-    await store.release(scope, key).catch(() => undefined);
+    logger.error({ err: error, scope }, 'idempotency answer not kept; a marker answer holds the key');
+    await store.complete(scope, key, notKept(requestId, response.status)).catch((markerError: unknown) => {
+      logger.error({ err: markerError, scope }, 'idempotency marker not kept either; the claim holds the key until abandoned');
+    });
   }
+}
+
+/**
+ * What a replay answers when the first answer could not be kept: a 409 (not retryable) saying the request ran, with
+ * the first answer's status; the client looks up what it did rather than sending it again under a new key. Only
+ * ASCII and no header, so it is stored whatever refused the answer.
+ */
+function notKept(requestId: string, status: number): StoredResponse {
+  const { body } = errorEnvelope(requestId, 'conflict', 'The first request with this Idempotency-Key ran, and was charged, but its answer could not be kept, so it cannot be given again. Look up what it did instead of sending it again under a new key.', {
+    field: 'Idempotency-Key',
+    reason: 'answer_not_kept',
+    status,
+  });
+  return { status: 409, headers: {}, body };
 }
 
 function withoutSecret(response: EnvelopeResponse, field: string | undefined): unknown {
