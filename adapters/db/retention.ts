@@ -61,6 +61,7 @@ const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Record<'history' | 'usa
     params: [RETENTION.batch, usage.toISOString()],
   }),
   // oidc-provider stores the registration time (seconds) in the client's metadata; a connected client has an api_key row.
+  // Its registration access token (one per registration, no lifetime) goes with it, or those rows would grow instead.
   oauthClients: ({ client }) => ({
     sql: `with gone as (
       delete from "oauth_model" where "kind" = 'Client' and "id" in (
@@ -68,7 +69,9 @@ const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Record<'history' | 'usa
         where c."kind" = 'Client' and (c."payload"->>'client_id_issued_at')::bigint < ?
           and not exists (select 1 from "api_key" k where k."oauth_client_id" = c."id")
         limit ?)
-      returning 1)
+      returning "id"),
+    tokens as (
+      delete from "oauth_model" where "kind" = 'RegistrationAccessToken' and "payload"->>'clientId' in (select "id" from gone))
     select count(*)::int as "n" from gone`,
     params: [Math.floor(client.getTime() / 1000), RETENTION.batch],
   }),

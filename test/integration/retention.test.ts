@@ -91,7 +91,7 @@ describe('retention', () => {
     expect(await count(`"billing_ledger_entry"`, [])).toBe(ledger);
   });
 
-  it(`an OAuth client nobody connected goes ${RETENTION.unusedClientDays} days after it registered; a connected one stays`, async () => {
+  it(`an OAuth client nobody connected goes ${RETENTION.unusedClientDays} days after it registered, its registration access token with it; a connected one stays`, async () => {
     const issued = (days: number) => Math.floor((NOW.getTime() - days * DAY_MS) / 1000);
     const clients = { unused: issued(RETENTION.unusedClientDays + 1), connected: issued(RETENTION.unusedClientDays + 1), young: issued(RETENTION.unusedClientDays - 1) };
     for (const [id, at] of Object.entries(clients)) {
@@ -103,8 +103,13 @@ describe('retention', () => {
        values (?, ?, 'mcp_connection', 'live', 'c', '{}', 'p', ?::timestamptz, 'connected', ?)`,
       [randomUUID(), workspaceId, daysAgo(20), randomUUID()],
     );
+    for (const id of Object.keys(clients)) {
+      await db.all(`insert into "oauth_model" ("kind", "id", "payload") values ('RegistrationAccessToken', ?, ?::jsonb)`, [`rat-${id}`, JSON.stringify({ kind: 'RegistrationAccessToken', clientId: id })]);
+    }
     expect((await sweepRetention(db, NOW)).oauthClients).toBe(1);
     const left = await db.all<{ id: string }>(`select "id" from "oauth_model" where "kind" = 'Client' order by "id"`);
     expect(left.map((row) => row.id)).toEqual(['connected', 'https://client.example/metadata', 'young']);
+    const tokens = await db.all<{ id: string }>(`select "id" from "oauth_model" where "kind" = 'RegistrationAccessToken' order by "id"`);
+    expect(tokens.map((row) => row.id)).toEqual(['rat-connected', 'rat-young']);
   });
 });
