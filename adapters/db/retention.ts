@@ -23,33 +23,44 @@ export const RETENTION = {
 
 export type RetentionSweep = Record<'deliveries' | 'runs' | 'results' | 'usageCharges' | 'oauthClients', number>;
 
-/** Rows ranked newest first within their parent, past the newest kept and older than `cutoff`, in a final state. */
-function pastHistory(table: string, parent: string, time: string, finished: string): string {
+/**
+ * Rows ranked newest first within their parent, past the newest kept and older than `cutoff`, in a final state. Only
+ * parents with something to delete are ranked: a finished row older than the cutoff (one seek on the (parent, time)
+ * index) and a row past the newest kept older than it (at most newest kept + 1 index entries). Ranking the whole
+ * table every minute read every row even when nothing was to go.
+ */
+function pastHistory(table: string, parent: string, parentTable: string, time: string, finished: string): string {
   return `with gone as (
     delete from "${table}" where "id" in (
       select "id" from (
         select "id", "${time}" as "at", ${finished} as "finished",
           row_number() over (partition by "${parent}" order by "${time}" desc, "id" desc) as "newer"
-        from "${table}") ranked
+        from "${table}"
+        where "${parent}" in (
+          select p."id" from "${parentTable}" p
+          where exists (select 1 from "${table}" o where o."${parent}" = p."id" and o."${time}" < ?::timestamptz and ${finished})
+            and (select o."${time}" from "${table}" o where o."${parent}" = p."id" order by o."${time}" desc offset ? limit 1) < ?::timestamptz)) ranked
       where "newer" > ? and "at" < ?::timestamptz and "finished" limit ?)
     returning 1)
   select count(*)::int as "n" from gone`;
 }
 
-const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Record<'history' | 'usage' | 'client', Date>) => { sql: string; params: unknown[] }> = {
+type Cutoffs = Record<'history' | 'usage' | 'client', Date>;
+
+const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Cutoffs) => { sql: string; params: unknown[] }> = {
   // A delivery's attempts go with it (on delete cascade).
   deliveries: ({ history }) => ({
-    sql: pastHistory('webhook_delivery', 'webhook_id', 'created_at', `"status" in ('succeeded', 'failed')`),
-    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+    sql: pastHistory('webhook_delivery', 'webhook_id', 'webhook', 'created_at', `"status" in ('succeeded', 'failed')`),
+    params: [history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.batch],
   }),
   runs: ({ history }) => ({
-    sql: pastHistory('monitor_run', 'monitor_id', 'created_at', `"status" in ('succeeded', 'failed', 'skipped')`),
-    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+    sql: pastHistory('monitor_run', 'monitor_id', 'monitor', 'created_at', `"status" in ('succeeded', 'failed', 'skipped')`),
+    params: [history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.batch],
   }),
   // What a monitor has seen stays in monitor_seen while the monitor exists, so a deleted result never alerts again.
   results: ({ history }) => ({
-    sql: pastHistory('monitor_result', 'monitor_id', 'first_seen_at', 'true'),
-    params: [RETENTION.newestKept, history.toISOString(), RETENTION.batch],
+    sql: pastHistory('monitor_result', 'monitor_id', 'monitor', 'first_seen_at', 'true'),
+    params: [history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.batch],
   }),
   // Oldest first by id, which follows insertion: the scan stops at the first rows young enough.
   usageCharges: ({ usage }) => ({
@@ -77,16 +88,25 @@ const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Record<'history' | 'usa
   }),
 };
 
-/** One housekeeping pass: deletes what the retention windows let go, in bounded batches; returns how many rows per table. */
-export async function sweepRetention(db: SqlRunner, now: Date): Promise<RetentionSweep> {
-  const cutoffs = {
+/** What each table keeps rows from, at `now`. */
+function cutoffsAt(now: Date): Cutoffs {
+  return {
     history: new Date(now.getTime() - RETENTION.historyDays * DAY_MS),
     usage: new Date(now.getTime() - RETENTION.usageDays * DAY_MS),
     client: new Date(now.getTime() - RETENTION.unusedClientDays * DAY_MS),
   };
+}
+
+/** The statement deleting one batch of `table` at `now` (the sweep runs it; tests read its plan). */
+export function retentionStatement(table: keyof RetentionSweep, now: Date): { sql: string; params: unknown[] } {
+  return STATEMENTS[table](cutoffsAt(now));
+}
+
+/** One housekeeping pass: deletes what the retention windows let go, in bounded batches; returns how many rows per table. */
+export async function sweepRetention(db: SqlRunner, now: Date): Promise<RetentionSweep> {
   const swept = { deliveries: 0, runs: 0, results: 0, usageCharges: 0, oauthClients: 0 };
   for (const table of Object.keys(STATEMENTS) as (keyof RetentionSweep)[]) {
-    const { sql, params } = STATEMENTS[table](cutoffs);
+    const { sql, params } = retentionStatement(table, now);
     for (let batch = 0; batch < RETENTION.batchesPerSweep; batch++) {
       const [row] = await db.all<{ n: number }>(sql, params);
       swept[table] += row?.n ?? 0;

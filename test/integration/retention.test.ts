@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RETENTION, sweepRetention } from '../../adapters/db/retention.ts';
+import { RETENTION, retentionStatement, sweepRetention } from '../../adapters/db/retention.ts';
 import { sqlDbFromOrm, type SqlDb } from '../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../adapters/identity/identity-store.ts';
 import { useMigratedOrm } from '../support/migrated-orm.ts';
@@ -55,6 +55,27 @@ describe('retention', () => {
     expect(await count(`"webhook_delivery" where "webhook_id" = ?`, [recent])).toBe(RETENTION.newestKept + 50);
     expect(await count(`"webhook_attempt" where "delivery_id" = ?`, [oldest.id])).toBe(0);
     expect((await sweepRetention(db, NOW)).deliveries).toBe(0);
+  });
+
+  it('ranks only the webhooks with a finished delivery to delete, not every delivery of every webhook', async () => {
+    // Every delivery ranked is counted: those of the tests before go first.
+    await db.all(`delete from "webhook"`);
+    const [old, young, sparse] = [await webhook(), await webhook(), await webhook()];
+    await deliveries(old, RETENTION.newestKept + 5, OLD, 'succeeded');
+    await deliveries(young, RETENTION.newestKept + 50, 1, 'succeeded');
+    await deliveries(sparse, 3, OLD, 'succeeded');
+    const { sql, params } = retentionStatement('deliveries', NOW);
+    const [row] = await db.all<{ 'QUERY PLAN': unknown }>(`explain (analyze, format json) ${sql}`, params);
+    const plan = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
+    const ranked: number[] = [];
+    const walk = (node: { 'Node Type': string; 'Actual Rows': number; Plans?: unknown[] }) => {
+      if (node['Node Type'] === 'WindowAgg') ranked.push(node['Actual Rows']);
+      for (const child of node.Plans ?? []) walk(child as typeof node);
+    };
+    walk((plan as { Plan: Parameters<typeof walk>[0] }[])[0].Plan);
+    const [{ n: oldRows }] = await db.all<{ n: number }>(`select count(*)::int as "n" from "webhook_delivery" where "webhook_id" = ?`, [old]);
+    expect(oldRows).toBe(RETENTION.newestKept);
+    expect(ranked).toEqual([RETENTION.newestKept + 5]);
   });
 
   it('monitor runs and results: the newest 100 of a monitor stay; older finished runs and results go', async () => {
