@@ -39,9 +39,10 @@ export function rotationRoutes(deps: DashboardDeps, keys: ReturnType<typeof keyR
           scopes: old.scopes,
           name: `${old.name} (rotated)`,
           expiresAt: expiry === 'never' ? null : defaultKeyExpiry(clock(), Number(expiry)),
+          replacing: old.keyId,
         })
         .catch((error: unknown) => {
-          // The workspace holds as many live keys as it may: the replacement would be one more.
+          // The workspace is over the cap even without the old key (or this key already has its twin).
           if (error instanceof IdentityError && error.kind === 'key_limit') return error;
           throw error;
         });

@@ -103,6 +103,11 @@ export interface CreateApiKeyInput {
   name?: string;
   /** `null` makes a key that never expires; use `defaultKeyExpiry()` for the dashboard default. */
   expiresAt: Date | null;
+  /**
+   * The live key this one replaces (a rotation): it is not counted, so a workspace at the cap can still rotate a leaked
+   * key, going one over until the old key is revoked at the rotation's end. A second twin of the same key is refused.
+   */
+  replacing?: string;
 }
 
 export interface IdentityStore {
@@ -202,7 +207,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       return workspace ? toWorkspaceRecord(workspace) : null;
     },
 
-    async createApiKey({ workspaceId, label, scopes, name, expiresAt }) {
+    async createApiKey({ workspaceId, label, scopes, name, expiresAt, replacing }) {
       if (!KEY_LABELS.includes(label)) {
         throw new IdentityError('invalid_label', `label must be one of ${KEY_LABELS.join(', ')}.`, { field: 'label' });
       }
@@ -221,7 +226,13 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       // Under the workspace's row lock: two creations at once cannot both take the last place.
       return fork().transactional(async (tx) => {
         if (!(await tx.findOne(Workspace, { id: workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw unknownWorkspace(workspaceId);
-        const live = await tx.count(ApiKey, { workspaceId, kind: 'api_key', revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: createdAt } }] });
+        const live = await tx.count(ApiKey, {
+          workspaceId,
+          kind: 'api_key',
+          revokedAt: null,
+          $or: [{ expiresAt: null }, { expiresAt: { $gt: createdAt } }],
+          ...(replacing === undefined ? {} : { id: { $ne: replacing } }),
+        });
         if (live >= MAX_LIVE_KEYS_PER_WORKSPACE) {
           throw new IdentityError('key_limit', `This workspace already has ${MAX_LIVE_KEYS_PER_WORKSPACE} live keys, the most it may hold: revoke one it no longer uses first.`, {
             details: { limit: 'keys', maximum: MAX_LIVE_KEYS_PER_WORKSPACE },

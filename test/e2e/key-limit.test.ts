@@ -36,7 +36,7 @@ describe('live API keys per workspace', () => {
     expect((await create()).status).toBe(409);
   });
 
-  it('the dashboard says why, on creation and on rotation', async () => {
+  it('the dashboard says why on creation; at the cap a key still rotates, one over until the old key is revoked, once', async () => {
     const browser = new DashboardClient(svc.url);
     await browser.signUp('many-keys@example.com');
     const person = await svc.service.identity.getPersonByEmail('many-keys@example.com');
@@ -48,8 +48,14 @@ describe('live API keys per workspace', () => {
     expect(created.status).toBe(409);
     expect(created.body).toContain(`already has ${MAX_LIVE_KEYS_PER_WORKSPACE} live keys`);
     await browser.get(`${keys}/${first}/rotate`);
-    const rotated = await browser.post(`${keys}/${first}/rotate`, { expiry: '365' });
-    expect(rotated.status).toBe(409);
-    expect(rotated.body).toContain(`already has ${MAX_LIVE_KEYS_PER_WORKSPACE} live keys`);
+    expect((await browser.post(`${keys}/${first}/rotate`, { expiry: '365' })).status).toBe(201);
+    const live = async () => (await svc.service.identity.listKeys(workspaceId)).filter((key) => key.kind === 'api_key' && key.revokedAt === null).length;
+    expect(await live()).toBe(MAX_LIVE_KEYS_PER_WORKSPACE + 1);
+    const twice = await browser.post(`${keys}/${first}/rotate`, { expiry: '365' });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toContain(`already has ${MAX_LIVE_KEYS_PER_WORKSPACE} live keys`);
+    expect((await browser.post(keys, { name: 'one more', label: 'test', scopes: ['read:forum'], expiry: '30' })).status).toBe(409);
+    await svc.service.identity.revokeApiKey(first);
+    expect(await live()).toBe(MAX_LIVE_KEYS_PER_WORKSPACE);
   });
 });
