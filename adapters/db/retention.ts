@@ -62,11 +62,12 @@ const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Cutoffs) => { sql: stri
     sql: pastHistory('monitor_result', 'monitor_id', 'monitor', 'first_seen_at', 'true'),
     params: [history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.newestKept, history.toISOString(), RETENTION.batch],
   }),
-  // Oldest first by id, which follows insertion: the scan stops at the first rows young enough.
+  // The oldest rows by id (which follows insertion), a batch of them on the primary key whatever gaps the ids have;
+  // those old enough go, so the scan never reads on into the young rows.
   usageCharges: ({ usage }) => ({
     sql: `with gone as (
       delete from "usage_charge" where "id" in (
-        select "id" from "usage_charge" where "id" <= (select min("id") + ? from "usage_charge") and "charged_at" < ?::timestamptz)
+        select "id" from (select "id", "charged_at" from "usage_charge" order by "id" limit ?) oldest where "charged_at" < ?::timestamptz)
       returning 1)
     select count(*)::int as "n" from gone`,
     params: [RETENTION.batch, usage.toISOString()],

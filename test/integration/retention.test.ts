@@ -112,6 +112,18 @@ describe('retention', () => {
     expect(await count(`"billing_ledger_entry"`, [])).toBe(ledger);
   });
 
+  it('usage ledger batches count rows, not ids: ids with gaps still go a full batch at a time', async () => {
+    // Every row swept is counted: those of the tests before go first.
+    await db.all(`delete from "usage_charge"`);
+    const rows = RETENTION.batch + RETENTION.batch / 2;
+    await db.all(
+      `insert into "usage_charge" ("id", "workspace_id", "request_id", "operation_id", "surface", "credits", "charged_at")
+       select 1000000 + g * 2, ?, gen_random_uuid()::text, 'whoami', 'rest', 1, ?::timestamptz from generate_series(1, ?::int) g`,
+      [workspaceId, daysAgo(RETENTION.usageDays + 1), rows],
+    );
+    expect((await sweepRetention(db, NOW)).usageCharges).toBe(rows);
+  });
+
   it(`an OAuth client nobody connected goes ${RETENTION.unusedClientDays} days after it registered, its registration access token with it; a connected one stays`, async () => {
     const issued = (days: number) => Math.floor((NOW.getTime() - days * DAY_MS) / 1000);
     const clients = { unused: issued(RETENTION.unusedClientDays + 1), connected: issued(RETENTION.unusedClientDays + 1), young: issued(RETENTION.unusedClientDays - 1) };
