@@ -91,15 +91,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
 
   /**
-   * Claims, for each workspace not at its limit, its oldest due delivery of a webhook not at its limit; the oldest of
-   * those first, at most `limit`. One per workspace per claim, so a workspace's backlog never goes before another's
-   * due delivery. The claim re-checks that the row is still due when it locks it (another instance may just have).
+   * Claims, for each workspace not at its limit, its oldest due delivery of a webhook not at its limit, at most
+   * `limit`: first those of workspaces with the fewest slots in use, then of the least recently served, then the
+   * oldest. One per workspace per claim, and a freed slot goes to whoever has waited longest for one, so an account's
+   * overdue backlog (or several accounts') never goes before another's due delivery. The claim re-checks that the row
+   * is still due when it locks it (another instance may just have).
    */
-  async function claimDue(limit: number, full: { webhooks: string[]; workspaces: string[] }): Promise<ClaimedRow[]> {
+  async function claimDue(
+    limit: number,
+    full: { webhooks: string[]; workspaces: string[] },
+    turns: { inUse: Record<string, number>; served: Record<string, number> },
+  ): Promise<ClaimedRow[]> {
     const now = clock();
     return db.all<ClaimedRow>(
       `with ranked as (
-         select d."id", d."next_attempt_at",
+         select d."id", d."next_attempt_at", w."workspace_id"::text as "workspace",
            row_number() over (partition by w."workspace_id" order by d."next_attempt_at", d."id") as "turn"
          from "webhook_delivery" d join "webhook" w on w."id" = d."webhook_id"
          where d."status" in ('pending', 'retrying') and d."next_attempt_at" <= ? and w."status" = 'active'
@@ -108,12 +114,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
        ), due as (
          select d."id" from "webhook_delivery" d join ranked r on r."id" = d."id"
          where r."turn" = 1 and d."status" in ('pending', 'retrying') and d."next_attempt_at" <= ?
-         order by r."next_attempt_at", d."id" limit ? for update of d skip locked
+         order by coalesce((?::jsonb ->> r."workspace")::int, 0), coalesce((?::jsonb ->> r."workspace")::int, -1),
+           r."next_attempt_at", d."id"
+         limit ? for update of d skip locked
        )
        update "webhook_delivery" d set "next_attempt_at" = ? from due, "webhook" w
        where d."id" = due."id" and w."id" = d."webhook_id"
        returning d.*, w."url", w."secret_ciphertext", w."failing_since", w."workspace_id", w."status" as "webhook_status"`,
-      [now.toISOString(), JSON.stringify(full.webhooks), JSON.stringify(full.workspaces), now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
+      [now.toISOString(), JSON.stringify(full.webhooks), JSON.stringify(full.workspaces), now.toISOString(), JSON.stringify(turns.inUse), JSON.stringify(turns.served), limit, new Date(now.getTime() + leaseMs).toISOString()],
     );
   }
 
@@ -214,7 +222,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function fillSlots(): Promise<number> {
     let started = 0;
     while (!closed && slots.free() > 0) {
-      const claimed = await claimDue(slots.free(), slots.full());
+      const claimed = await claimDue(slots.free(), slots.full(), slots.turns());
       if (claimed.length === 0) break;
       for (const row of claimed) start(row);
       started += claimed.length;

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sqlDbFromOrm, type SqlDb } from '../../../adapters/db/sql.ts';
 import { createIdentityStore } from '../../../adapters/identity/identity-store.ts';
 import { createDeliveryPolicy } from '../../../adapters/webhooks/delivery-policy.ts';
-import { DELIVERY_SLOTS } from '../../../adapters/webhooks/delivery-slots.ts';
+import { DELIVERY_SLOTS, type SlotLimits } from '../../../adapters/webhooks/delivery-slots.ts';
 import { createDeliveryWorker, type AttemptOutcome, type SendEvent } from '../../../adapters/webhooks/delivery-worker.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
@@ -79,26 +79,31 @@ describe(`webhook delivery slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL'
     return {
       send,
       hang: (url: string) => hanging.add(url),
+      /** The longest-waiting request to a hanging receiver answers (as a timeout). */
+      releaseOne: () => waiting.shift()!(),
       /** The hanging receivers answer from now on (as timeouts), those waiting too. */
       release() {
         released = true;
         for (const resolve of waiting.splice(0)) resolve();
       },
       sentTo: (url: string) => sent.filter((u) => u === url).length,
+      /** The URLs sent to, in order. */
+      order: () => [...sent],
       inFlightAt: (url: string) => inFlight.get(url) ?? 0,
       peakAt: (url: string) => peak.get(url) ?? 0,
-      /** Resolves once `url` has been sent `count` requests. */
-      sent: (url: string, count: number) =>
+      /** Resolves once `url` (any URL when null) has been sent `count` requests. */
+      sent: (url: string | null, count: number) =>
         new Promise<void>((resolve) => {
-          const check = () => sent.filter((u) => u === url).length >= count && resolve();
+          const check = () => sent.filter((u) => url === null || u === url).length >= count && resolve();
           listeners.push(check);
           check();
         }),
     };
   }
 
-  const workerWith = (send: SendEvent) =>
+  const workerWith = (send: SendEvent, slots?: SlotLimits) =>
     createDeliveryWorker({
+      slots,
       db: sql,
       secrets: { generate: () => 'whsec_x', encrypt: (s) => s, decrypt: (s) => s },
       send,
@@ -140,6 +145,50 @@ describe(`webhook delivery slots (${process.env.TEST_DATABASE_URL ? 'PostgreSQL'
     // Nothing of the backlog lost or attempted twice: each attempt failed once and waits for its retry.
     expect(new Set(await statusOf(backlog))).toEqual(new Set(['retrying/1']));
     for (const url of hangingUrls) expect(receiver.peakAt(url)).toBeLessThanOrEqual(DELIVERY_SLOTS.perWebhook);
+  });
+
+  it('gives a slot freed by one of four hanging workspaces holding them all to a fifth’s fresh delivery, not to the backlog', async () => {
+    const identity = createIdentityStore(migrated.orm);
+    const receiver = receivers();
+    const backlog: string[] = [];
+    for (let a = 0; a < DELIVERY_SLOTS.total / DELIVERY_SLOTS.perWorkspace; a++) {
+      const attacker = (await identity.createWorkspace({ name: `A${a}` })).id;
+      for (let h = 0; h < DELIVERY_SLOTS.perWorkspace / DELIVERY_SLOTS.perWebhook; h++) {
+        const url = `https://a${a}.example/${h}`;
+        receiver.hang(url);
+        backlog.push(...(await due(await webhook(attacker, url), 10, 60_000)));
+      }
+    }
+    const worker = workerWith(receiver.send);
+    await worker.sweep();
+    expect(receiver.order()).toHaveLength(DELIVERY_SLOTS.total);
+
+    // A fresh delivery of another account, due now, while every slot is held by an overdue backlog.
+    const bystander = (await identity.createWorkspace({ name: 'B' })).id;
+    const [theirs] = await due(await webhook(bystander, 'https://b.example/in'), 1, 0);
+    expect(await worker.sweep()).toBe(0);
+    receiver.releaseOne();
+    await receiver.sent(null, DELIVERY_SLOTS.total + 1);
+    expect(receiver.order().at(-1)).toBe('https://b.example/in');
+
+    receiver.release();
+    await worker.idle();
+    expect(await statusOf([theirs])).toEqual(['succeeded/1']);
+  });
+
+  it('gives a freed slot to the workspace served least recently, not to the oldest delivery', async () => {
+    const identity = createIdentityStore(migrated.orm);
+    const backlogged = (await identity.createWorkspace({ name: 'backlogged' })).id;
+    const fresh = (await identity.createWorkspace({ name: 'fresh' })).id;
+    const receiver = receivers();
+    await due(await webhook(backlogged, 'https://old.example/in'), 3, 60_000);
+    await due(await webhook(fresh, 'https://new.example/in'), 1, 0);
+    // One slot: each attempt ends before the next is claimed, so every claim chooses between the two workspaces.
+    const worker = workerWith(receiver.send, { total: 1, perWebhook: 1, perWorkspace: 1 });
+
+    await worker.sweep();
+    await worker.idle();
+    expect(receiver.order()).toEqual(['https://old.example/in', 'https://new.example/in', 'https://old.example/in', 'https://old.example/in']);
   });
 
   it('refills a freed slot at once, without waiting for the slots a hanging receiver holds or for the next sweep', async () => {
