@@ -5,6 +5,12 @@
  */
 export const MAX_JSON_DEPTH = 64;
 
+/** The refusal of a body nested deeper than that, on every surface (each gives it in its own shape). */
+export const TOO_DEEP = {
+  message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`,
+  details: { field: 'body', limit: 'depth', maximum: MAX_JSON_DEPTH },
+} as const;
+
 /** The media types whose bodies are read as JSON: `application/json` and `application/<anything>+json`. */
 export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 

@@ -1,4 +1,5 @@
-import { createMcpHandler, OAuthError, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, OAuthError, ProtocolErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
+import { nestsDeeperThan, TOO_DEEP } from '../core/json-depth.ts';
 import { grants } from '../adapters/identity/scopes.ts';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
@@ -23,14 +24,28 @@ function isRefusedBatch(request: Request, body: string): boolean {
   return body.trimStart().startsWith('[');
 }
 
-/** Whether an MCP request opens a long-lived `subscriptions/listen` stream. */
-export function isSubscriptionStream(body: string): boolean {
+/** Whether an MCP message opens a long-lived `subscriptions/listen` stream. */
+function isSubscriptionStream(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'subscriptions/listen';
+}
+
+/** A POST's JSON body, parsed once for every reader; undefined for none, or one that does not parse (the SDK answers that). */
+function parsedJson(body: string): unknown {
+  if (body === '') return undefined;
   try {
-    return (JSON.parse(body) as { method?: unknown }).method === 'subscriptions/listen';
+    return JSON.parse(body) as unknown;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/** What /mcp answers, and whether it is a subscription stream (piped as it comes, not read whole). */
+export interface McpAnswer {
+  response: Response | EnvelopeResponse;
+  stream: boolean;
+}
+
+const answered = (response: Response | EnvelopeResponse): McpAnswer => ({ response, stream: false });
 
 /** The stream's body, calling `ended` once it ends, however it ends (closed by the server, cancelled by the client). */
 function endingWith(body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
@@ -55,13 +70,8 @@ function endingWith(body: ReadableStream<Uint8Array>, ended: () => void): Readab
 }
 
 /** The operation a `tools/call` names, when the caller holds none of the scopes it accepts. */
-function missingScopeOf(body: string, operations: readonly OperationSpec[], principal: Principal): OperationSpec | undefined {
-  let message: { method?: unknown; params?: { name?: unknown } };
-  try {
-    message = JSON.parse(body) as typeof message;
-  } catch {
-    return undefined;
-  }
+function missingScopeOf(body: unknown, operations: readonly OperationSpec[], principal: Principal): OperationSpec | undefined {
+  const message = body as { method?: unknown; params?: { name?: unknown } } | null | undefined;
   if (message?.method !== 'tools/call') return undefined;
   const op = operations.find((candidate) => candidate.tool === message.params?.name);
   if (!op || op.scopes.length === 0) return undefined;
@@ -76,16 +86,6 @@ function calledTools(body: unknown): ReadonlySet<string> {
     return method === 'tools/call' && typeof params === 'object' && params !== null ? params.name : undefined;
   });
   return new Set(names.filter((name): name is string => typeof name === 'string'));
-}
-
-/** A POST's JSON body; undefined for none, or one that does not parse (the SDK answers that). */
-async function jsonBodyOf(request: Request): Promise<unknown> {
-  if (request.method !== 'POST') return undefined;
-  try {
-    return JSON.parse(await request.clone().text()) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -129,7 +129,7 @@ export function createMcpBridge(
   );
 
   /** A `subscriptions/listen` stream: it takes one of the key's places and spends rate-limit weight, or is refused. */
-  const openStream = async (request: Request, principal: Principal, ctx: RequestContext, authInfo: AuthInfo): Promise<Response | EnvelopeResponse> => {
+  const openStream = async (request: Request, principal: Principal, ctx: RequestContext, authInfo: AuthInfo, parsedBody: unknown): Promise<Response | EnvelopeResponse> => {
     const slot = options.streams.open(principal);
     if ('refused' in slot) {
       const message = `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
@@ -140,7 +140,7 @@ export function createMcpBridge(
     try {
       await ctx.deps.rateLimits.consume(principal, SUBSCRIPTION_STREAMS.rateLimitWeight);
       // The SDK ends the stream when this signal aborts: its key changed or expired (open-streams.ts).
-      response = await handler.fetch(new Request(request, { signal: slot.signal }), { authInfo });
+      response = await handler.fetch(new Request(request, { signal: slot.signal }), { authInfo, parsedBody });
     } catch (error) {
       slot.release();
       throw error;
@@ -153,15 +153,19 @@ export function createMcpBridge(
   };
 
   return {
-    async handle(request: Request, ctx: RequestContext): Promise<Response | EnvelopeResponse> {
+    /** `body` is the request's text, read once by the listener. */
+    async handle(request: Request, body: string, ctx: RequestContext): Promise<McpAnswer> {
       // Streamable HTTP: a browser page of an origin not allowed must not drive the server (DNS rebinding).
       const origin = request.headers.get('origin');
       if (origin !== null && !options.allowedOrigins.has(origin)) {
-        return { status: 403, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed: the operator lists allowed origins in SVC_MCP_ALLOWED_ORIGINS.` } } };
+        return answered({ status: 403, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed: the operator lists allowed origins in SVC_MCP_ALLOWED_ORIGINS.` } } });
       }
-      const body = request.method === 'POST' ? await request.clone().text() : '';
       if (isRefusedBatch(request, body)) {
-        return { status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } };
+        return answered({ status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } });
+      }
+      // Refused before anything parses it, as /v1 and /graphql do; in the JSON-RPC shape the SDK gives a body that does not parse.
+      if (request.method === 'POST' && nestsDeeperThan(body)) {
+        return answered({ status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: ProtocolErrorCode.ParseError, message: TOO_DEEP.message, data: TOO_DEEP.details } } });
       }
       const oauth = options.oauth();
       try {
@@ -170,34 +174,35 @@ export function createMcpBridge(
           if (connection) ctx.principal = connection;
         }
         const principal = await authenticate(ctx);
+        // Parsed only once the caller is known, and once: the scope check, the stream check, the SDK all read this.
+        const parsed = parsedJson(body);
         // A connection asking for a tool beyond its grant is told which scopes to ask for (step-up, RFC 6750 §3.1).
-        const beyondGrant = oauth && principal.kind === 'mcp_connection' ? missingScopeOf(body, operations, principal) : undefined;
+        const beyondGrant = oauth && principal.kind === 'mcp_connection' ? missingScopeOf(parsed, operations, principal) : undefined;
         if (beyondGrant && oauth) {
           const message = `This connection lacks the scope ${beyondGrant.scopes.join(' or ')} needed by ${beyondGrant.operationId}: approve it again with that access ticked.`;
           const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
-          return { ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } };
+          return answered({ ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } });
         }
-        const parsed = await jsonBodyOf(request);
         const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx, parsedBody: parsed } };
-        if (isSubscriptionStream(body)) return await openStream(request, principal, ctx, authInfo);
+        if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };
         const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
-        if (!inherited) return await handler.fetch(request, { authInfo });
-        if (inherited.rest === undefined) return Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]);
-        return await withAnswers(await handler.fetch(request, { authInfo, parsedBody: inherited.rest }), inherited.answers);
+        if (!inherited) return answered(await handler.fetch(request, { authInfo, parsedBody: parsed }));
+        if (inherited.rest === undefined) return answered(Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]));
+        return answered(await withAnswers(await handler.fetch(request, { authInfo, parsedBody: inherited.rest }), inherited.answers));
       } catch (error) {
         if (error instanceof OAuthError) {
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });
-          return { ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } };
+          return answered({ ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } });
         }
         // Checking a credential reads the database: a fault there is the pipeline's 503 not_ready, as on every surface.
         const failure = toCatalogueError(error);
         if (!isServiceError(failure)) throw error;
         const envelope = errorEnvelope(ctx.requestId, failure.extensions.code, failure.message, failure.extensions.details);
         // A refusal's own headers (a rate limit's Retry-After) go with it.
-        if (failure.extensions.code !== 'unauthenticated') return { ...envelope, headers: { ...failure.extensions.http.headers, 'x-credits-charged': '0' } };
-        if (!oauth) return { ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } };
+        if (failure.extensions.code !== 'unauthenticated') return answered({ ...envelope, headers: { ...failure.extensions.http.headers, 'x-credits-charged': '0' } });
+        if (!oauth) return answered({ ...envelope, headers: { 'www-authenticate': 'Bearer', 'x-credits-charged': '0' } });
         const challenge = ctx.authorization !== undefined ? oauth.refusal('invalid_token', failure.message) : oauth.challenge();
-        return { ...envelope, headers: { 'www-authenticate': challenge, 'x-credits-charged': '0' } };
+        return answered({ ...envelope, headers: { 'www-authenticate': challenge, 'x-credits-charged': '0' } });
       }
     },
     close: () => handler.close(),

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dashboard } from '../dashboard/dashboard.ts';
-import { isSubscriptionStream, type createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
+import type { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import type { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { errorEnvelope, graphqlErrorResponse, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { reportNothingCharged } from '../schema/pipeline/credit-headers.ts';
@@ -15,7 +15,7 @@ import type { ServiceDeps } from '../core/service-deps.ts';
 import type { GraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { isJsonPost, type GraphQLAnswer, type JsonPost } from '../schema/pipeline/graphql-json-post.ts';
 import { readBody } from '../core/read-body.ts';
-import { JSON_MEDIA_TYPE, MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth.ts';
+import { JSON_MEDIA_TYPE, nestsDeeperThan, TOO_DEEP } from '../core/json-depth.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { PREFLIGHT, type CorsPolicy } from './cors.ts';
 import type { OAuthRoutes } from './oauth-routes.ts';
@@ -86,8 +86,6 @@ function bodyLimitMessage(limit: number): string {
   return limit === MAX_BODY_BYTES ? 'The request body is over 1 MiB.' : `Without a valid API key, a GraphQL request body is limited to ${limit / 1024} KiB (1 MiB with one).`;
 }
 
-const TOO_DEEP_MESSAGE = `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`;
-const TOO_DEEP_DETAILS = { field: 'body', limit: 'depth', maximum: MAX_JSON_DEPTH };
 
 /** Request media types yoga parses; anything else is refused before it reaches yoga. */
 const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
@@ -250,7 +248,7 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       // checked for depth before anything parses it.
       const body = await readBody(req, limit);
       if (body === undefined) return send(res, requestId, tooLarge(), { connection: 'close', ...(await creditHeaders(ctx)) });
-      if (json && nestsDeeperThan(body)) return send(res, requestId, graphqlErrorResponse('invalid_request', TOO_DEEP_MESSAGE, TOO_DEEP_DETAILS), await creditHeaders(ctx));
+      if (json && nestsDeeperThan(body)) return send(res, requestId, graphqlErrorResponse('invalid_request', TOO_DEEP.message, TOO_DEEP.details), await creditHeaders(ctx));
       const answer = common ? await routes.graphqlJson({ body, headers: req.headers }, ctx) : undefined;
       if (answer) return writeWhole(res, answer.status, answer.body, answer.headers);
       // Nothing ran on the common path's context when it declined: yoga starts afresh on the whole body, in a
@@ -277,15 +275,15 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
     }
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId, seen);
-      const response = await routes.mcp.handle(toWebRequest(req, body), ctx);
+      const { response, stream } = await routes.mcp.handle(toWebRequest(req, body), body, ctx);
       if (!(response instanceof Response)) return send(res, requestId, response);
       // A single exchange is read whole before its head is written: its tool has then run, so the response carries
       // the call's credit headers. Only a subscription stream is piped as it comes.
-      return sendWeb(res, response, async () => ({ 'x-request-id': requestId, ...(await creditHeaders(ctx)) }), isSubscriptionStream(body));
+      return sendWeb(res, response, async () => ({ 'x-request-id': requestId, ...(await creditHeaders(ctx)) }), stream);
     }
     const ctx = newContext(routes, req, 'rest', requestId, seen);
     if (JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '') && nestsDeeperThan(body)) {
-      return send(res, requestId, errorEnvelope(requestId, 'invalid_request', TOO_DEEP_MESSAGE, TOO_DEEP_DETAILS), await creditHeaders(ctx));
+      return send(res, requestId, errorEnvelope(requestId, 'invalid_request', TOO_DEEP.message, TOO_DEEP.details), await creditHeaders(ctx));
     }
     const idempotencyKey = req.headers['idempotency-key'];
     const response = await routes.rest({ method: req.method ?? 'GET', pathname: path, query: search, contentType: req.headers['content-type'], body, idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey }, ctx);

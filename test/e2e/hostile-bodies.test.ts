@@ -57,6 +57,19 @@ describe('a body nested deeper than the limit', () => {
     expect(parses.count).toBe(0);
   });
 
+  it('MCP: 400 in the JSON-RPC shape of a body that does not parse, never parsed, with or without a key', async () => {
+    const { key } = await svc.newKey();
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+    const parses = parsesOf(body);
+    for (const withKey of [undefined, key]) {
+      const res = await svc.request('POST', '/mcp', { key: withKey, rawBody: body, headers: { ...json, accept: 'application/json, text/event-stream' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: TOO_DEEP } });
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+    }
+    expect(parses.count).toBe(0);
+  });
+
   it('at the limit, the body is parsed and answered as before', async () => {
     const res = await svc.request('POST', '/graphql', { rawBody: deep(MAX_JSON_DEPTH - 1), headers: json });
     expect(res.body.errors[0].extensions.details ?? {}).not.toMatchObject({ limit: 'depth' });
@@ -108,5 +121,17 @@ describe('GraphQL without a valid key takes a small body', () => {
     const large = await svc.request('POST', '/graphql', { key, rawBody: padded(4 * KEYLESS_GRAPHQL_BODY_BYTES), headers: json });
     expect(large.status).toBe(200);
     expect(large.body.data.health.status).toBe('ok');
+  });
+});
+
+describe('MCP parses an authenticated body once', () => {
+  it('a tool call is parsed once, for the scope check, the stream check and the SDK alike', async () => {
+    const { key } = await svc.newKey();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    const parses = parsesOf(body);
+    const res = await svc.request('POST', '/mcp', { key, rawBody: body, headers: { ...json, accept: 'application/json, text/event-stream' } });
+    expect(res.status).toBe(200);
+    expect(String(res.body)).toContain('"structuredContent":{"data":{"keyId"');
+    expect(parses.count).toBe(1);
   });
 });
