@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
+import { logger } from '../logging/logger.ts';
 
 /** What a statement may carry to the worker: functions (parsers, onNotice) cannot cross a thread. */
 export interface StatementOptions {
@@ -37,6 +38,15 @@ export interface EmbeddedDatabaseOptions {
   dataDir: string;
 }
 
+/**
+ * A worker gone without close() leaves the database unusable until the process restarts (nothing restarts the worker
+ * alone), while /health would still say ok: the process ends, non-zero, so its supervisor starts it afresh.
+ */
+function exitProcess(gone: Error): void {
+  logger.fatal({ err: gone }, 'the embedded database is gone: exiting so the process is restarted');
+  process.exit(1);
+}
+
 /** What PGlite itself throws once closed; the service's callers already see this after shutdown. */
 const CLOSED_MESSAGE = 'PGlite is closed';
 
@@ -57,8 +67,10 @@ export class EmbeddedDatabase {
   /** Set once the worker is gone: every call fails with it. */
   #gone: Error | undefined;
 
-  constructor(options: EmbeddedDatabaseOptions) {
+  /** `lost` is told of a worker that ended before close() began (other than by failing to open the database). */
+  constructor(options: EmbeddedDatabaseOptions, lost: (gone: Error) => void = exitProcess) {
     this.#worker = new Worker(new URL('./embedded-database-worker.ts', import.meta.url), { workerData: options, name: 'embedded-database' });
+    let openFailed = false;
     this.#opened = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: Reply) => {
         if ('opened' in reply) {
@@ -66,13 +78,17 @@ export class EmbeddedDatabase {
           // From now on only calls in flight keep the process alive, as a socket would; an idle database does not.
           if (this.#pending.size === 0) this.#worker.unref();
           resolve();
-        } else if ('failed' in reply) reject(asError(reply.failed));
-        else this.#onReply(reply);
+        } else if ('failed' in reply) {
+          openFailed = true;
+          reject(asError(reply.failed));
+        } else this.#onReply(reply);
       });
       this.#worker.on('error', (error) => this.#end(unavailable(`the embedded database's worker failed: ${error.message}`)));
       this.#worker.on('exit', (code) => {
         const gone = this.#end(unavailable(`the embedded database's worker exited (code ${code})`));
         reject(gone);
+        // After close() began the exit is the plan; a failed open is told to whoever waits for it (startup fails).
+        if (!this.#closed && !openFailed) lost(gone);
       });
     });
     // A database that fails to open is reported to whoever waits for it (`waitReady`), not as an unhandled rejection.

@@ -22,6 +22,8 @@ export interface InitOrmOptions {
   debug?: boolean;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /** PGlite only: told when its worker ends on its own; by default the process logs it as fatal and exits non-zero. */
+  onDatabaseLost?: (gone: Error) => void;
 }
 
 export const PGLITE_SUBDIR = 'pglite';
@@ -102,7 +104,7 @@ function ormConfig(options: InitOrmOptions): Partial<Options> {
   const dataDir = resolve(options.dataDir ?? './data');
   ensurePrivateDataDir(dataDir);
   // PGlite takes the cluster location as its folder; it creates the folder itself, but not its parents.
-  const pglite = new EmbeddedDatabase({ dataDir: join(dataDir, PGLITE_SUBDIR) });
+  const pglite = new EmbeddedDatabase({ dataDir: join(dataDir, PGLITE_SUBDIR) }, options.onDatabaseLost);
   // Given as a function: the ORM copies its options, which a class instance with private fields does not survive.
   return { ...shared, driver: EmbeddedDatabaseDriver, dbName: join(dataDir, PGLITE_SUBDIR), driverOptions: { pglite: () => pglite } };
 }

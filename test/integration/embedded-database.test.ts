@@ -17,10 +17,13 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the embedded database runs off t
   let db: TestDatabase;
   let orm: Orm | undefined;
   let worker: Promise<Worker>;
+  /** What the service would exit the process for (by default it does): here only recorded. */
+  let lost: Error[];
   beforeEach(async () => {
     db = await createTestDatabase();
     worker = nextWorker();
-    orm = await initOrm({ dataDir: db.dataDir, migrate: false });
+    lost = [];
+    orm = await initOrm({ dataDir: db.dataDir, migrate: false, onDatabaseLost: (gone) => lost.push(gone) });
   });
   afterEach(async () => {
     await orm?.close(true);
@@ -58,6 +61,9 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the embedded database runs off t
     const later = await orm!.em.getConnection().execute('select 1').catch((failure: unknown) => failure);
     expect(isDatabaseUnavailable(later)).toBe(true);
     expect(await pingDatabase(orm!)).toBe(false);
+    // Nothing restarts the worker alone: the process is told to end, so its supervisor restarts it.
+    expect(lost).toHaveLength(1);
+    expect(isDatabaseUnavailable(lost[0])).toBe(true);
   });
 
   it('closing the ORM closes the database and ends its worker', async () => {
@@ -65,5 +71,6 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the embedded database runs off t
     await orm!.close(true);
     orm = undefined;
     await exited;
+    expect(lost).toEqual([]);
   });
 });
