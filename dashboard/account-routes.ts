@@ -1,5 +1,6 @@
 import { logger } from '../adapters/logging/logger.ts';
 import { IdentityError } from '../adapters/identity/identity-error.ts';
+import { identityErrorStatus } from '../schema/pipeline/error-mapping.ts';
 import { SESSION_TTL_MS } from '../adapters/people/person-store.ts';
 import { SignUpThrottled } from '../adapters/people/sign-in-throttle.ts';
 import { crossSite, formTokenMatches, newFormToken } from './csrf.ts';
@@ -42,7 +43,7 @@ function errorMessage(error: unknown): { status: number; message: string; retryA
     return { status: 429, message: `Too many sign-up attempts from this address. Try again in ${minutes(error.retryAfterSeconds)}.`, retryAfterSeconds: error.retryAfterSeconds };
   }
   if (!(error instanceof IdentityError)) return null;
-  return { status: error.kind === 'duplicate_email' ? 409 : 400, message: error.message };
+  return { status: identityErrorStatus(error), message: error.message };
 }
 
 export function accountRoutes(deps: DashboardDeps) {

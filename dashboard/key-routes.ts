@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from '../adapters/identity/identity-store.ts';
 import { IdentityError } from '../adapters/identity/identity-error.ts';
+import { identityErrorStatus } from '../schema/pipeline/error-mapping.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { page, redirect } from './dashboard-http.ts';
 import { html } from './html.ts';
@@ -48,7 +49,7 @@ export function keyRoutes(deps: DashboardDeps) {
         return page(html`<${KeyCreatedPage} signedIn=${signedIn} workspace=${workspace} secret=${created.key} name=${created.name} baseUrl=${baseUrlOf(request)} />`, 201);
       } catch (error) {
         if (!(error instanceof IdentityError)) throw error;
-        return refuse({ ...read.ok, expiry: undefined, error: `${error.field ?? 'key'}: ${error.message}` }, error.kind === 'key_limit' ? 409 : 400);
+        return refuse({ ...read.ok, expiry: undefined, error: `${error.field ?? 'key'}: ${error.message}` }, identityErrorStatus(error));
       }
     }),
 

@@ -1,4 +1,5 @@
 import { IdentityError } from '../adapters/identity/identity-error.ts';
+import { identityErrorStatus } from '../schema/pipeline/error-mapping.ts';
 import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { page } from './dashboard-http.ts';
@@ -47,7 +48,7 @@ export function rotationRoutes(deps: DashboardDeps, keys: ReturnType<typeof keyR
           throw error;
         });
       if (created instanceof IdentityError) {
-        return page(html`<${RotateStartPage} signedIn=${signedIn} workspace=${workspace} old=${old} error=${`key: ${created.message}`} />`, 409);
+        return page(html`<${RotateStartPage} signedIn=${signedIn} workspace=${workspace} old=${old} error=${`key: ${created.message}`} />`, identityErrorStatus(created));
       }
       return page(
         html`<${RotateStatusPage} signedIn=${signedIn} workspace=${workspace} old=${old} replacement=${created} secret=${created.key} now=${clock()} baseUrl=${baseUrlOf(request)} />`,

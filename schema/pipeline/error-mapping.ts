@@ -64,6 +64,11 @@ const IDENTITY_ERROR_CODES: Record<IdentityErrorKind, ErrorCode> = {
   key_limit: 'conflict',
 };
 
+/** The HTTP status of an identity refusal: the dashboard answers its forms with the status the API would. */
+export function identityErrorStatus(error: IdentityError): number {
+  return ERROR_CATALOGUE[IDENTITY_ERROR_CODES[error.kind]].status;
+}
+
 const RESOURCE_ERROR_CODES: Record<ResourceErrorKind, ErrorCode> = {
   not_found: 'not_found',
   limit: 'conflict',
