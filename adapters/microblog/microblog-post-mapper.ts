@@ -2,8 +2,8 @@ import type { MicroblogEntities, MicroblogPost, MicroblogPostBase } from '../sha
 import { mapArticle } from './microblog-article-mapper.ts';
 import { tweetMediaList } from './microblog-media-mapper.ts';
 import { isAvailableUser, mapAuthor, userUsername } from './microblog-user-mapper.ts';
-import { parseClassicDate, unescapeHtml } from './microblog-text.ts';
-import { postUrl, toCount, type WireEntities, type WireTweet, type WireTweetResult, type WireUrlEntity } from './wire.ts';
+import { expandLinks, parseClassicDate, unescapeHtml } from './microblog-text.ts';
+import { postUrl, toCount, type WireEntities, type WireTweet, type WireTweetResult } from './wire.ts';
 
 /**
  * Tweet results → posts (FIELD-NOTES 2.3–2.5). `TweetWithVisibilityResults` wraps the tweet in `.tweet`;
@@ -23,28 +23,6 @@ export function unavailableTweetReason(result: WireTweetResult | null | undefine
   if (result?.__typename === 'TweetTombstone') return String(result.tombstone?.text?.text ?? 'Tombstone');
   if (result?.__typename === 'TweetUnavailable') return String(result.reason ?? 'Unavailable');
   return 'Unavailable';
-}
-
-interface TextEntity {
-  indices: [number, number];
-  replacement: string;
-}
-
-/** Replaces t.co links by their targets; `indices` count code points of the text as sent (escaped for full_text). */
-function expandLinks(points: string[], urls: TextEntity[]): string[] {
-  const out = points.slice();
-  for (const u of [...urls].sort((a, b) => b.indices[0] - a.indices[0])) {
-    const [start, end] = u.indices;
-    if (start < 0 || end > out.length || start >= end) continue;
-    out.splice(start, end - start, u.replacement);
-  }
-  return out;
-}
-
-function linkEntities(urls: WireUrlEntity[] | undefined): TextEntity[] {
-  return (urls ?? []).flatMap((u) =>
-    Array.isArray(u.indices) && typeof u.expanded_url === 'string' ? [{ indices: [u.indices[0], u.indices[1]] as [number, number], replacement: u.expanded_url }] : [],
-  );
 }
 
 function entitiesOf(set: WireEntities | undefined): MicroblogEntities {
@@ -67,12 +45,11 @@ function noteOf(t: WireTweet): { text: string; entity_set?: WireEntities } | nul
  */
 export function postText(t: WireTweet): string {
   const note = noteOf(t);
-  if (note) return expandLinks(Array.from(note.text), linkEntities(note.entity_set?.urls)).join('');
+  if (note) return expandLinks(note.text, note.entity_set?.urls);
   const legacy = t.legacy;
   const points = Array.from(String(legacy.full_text ?? ''));
   const end = Array.isArray(legacy.display_text_range) ? legacy.display_text_range[1] : points.length;
-  const visible = expandLinks(points.slice(0, end), linkEntities(legacy.entities?.urls));
-  return unescapeHtml(visible.join(''));
+  return unescapeHtml(expandLinks(points.slice(0, end).join(''), legacy.entities?.urls));
 }
 
 function mapBase(t: WireTweet): MicroblogPostBase | null {

@@ -1,3 +1,5 @@
+import type { WireUrlEntity } from './wire.ts';
+
 /**
  * Text helpers for the microblog wire format. Upstream offsets (tweet entity `indices`, `display_text_range`,
  * Article style and entity ranges) count Unicode code points; the spec promises UTF-16 code units, which is also
@@ -21,6 +23,22 @@ export function codePointRangeToUtf16(text: string, offset: number, length: numb
   const start = codePointToUtf16(text, offset);
   const end = codePointToUtf16(text, offset + length);
   return { offset: start, length: end - start };
+}
+
+/**
+ * Replaces t.co links by their targets (post text and bios). `indices` count code points of the text as sent
+ * (still escaped for full_text); a link without a target or with indices outside the text stays as sent.
+ */
+export function expandLinks(text: string, urls: WireUrlEntity[] | undefined): string {
+  const out = Array.from(text);
+  const links = (urls ?? []).flatMap((u) =>
+    Array.isArray(u.indices) && typeof u.expanded_url === 'string' ? [{ start: u.indices[0], end: u.indices[1], target: u.expanded_url }] : [],
+  );
+  for (const { start, end, target } of links.sort((a, b) => b.start - a.start)) {
+    if (start < 0 || end > out.length || start >= end) continue;
+    out.splice(start, end - start, target);
+  }
+  return out.join('');
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };

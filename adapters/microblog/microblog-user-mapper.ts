@@ -1,5 +1,5 @@
 import type { AboutDetails, MicroblogAuthor, MicroblogProfile } from '../shapes/microblog-shapes.ts';
-import { epochToIso, parseClassicDate } from './microblog-text.ts';
+import { epochToIso, expandLinks, parseClassicDate } from './microblog-text.ts';
 import { profileUrl, toCount, type WireUser, type WireUserLegacy, type WireUserResult } from './wire.ts';
 
 /**
@@ -56,6 +56,18 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/** The bio with its short links replaced by their targets, as post text is. */
+function userDescription(u: WireUserResult): string | null {
+  const bio = u.profile_bio?.description !== undefined ? u.profile_bio : legacyOf(u);
+  return nonEmpty(expandLinks(bio.description ?? '', bio.entities?.description?.urls));
+}
+
+/** The account's own website: the short link's target, or the short link when no target came with it. */
+function userWebsite(u: WireUserResult): string | null {
+  const link = (u.profile_bio?.entities?.url ?? legacyOf(u).entities?.url)?.urls?.[0];
+  return nonEmpty(link?.expanded_url) ?? nonEmpty(link?.url) ?? nonEmpty(u.website?.url) ?? nonEmpty(legacyOf(u).url);
+}
+
 export function mapAuthor(u: WireUser): MicroblogAuthor {
   return {
     id: String(u.rest_id),
@@ -76,8 +88,9 @@ export function mapProfile(u: WireUser): MicroblogProfile {
     id: String(u.rest_id),
     username,
     name: userName(u),
-    description: nonEmpty(u.profile_bio?.description ?? l.description),
+    description: userDescription(u),
     url: profileUrl(username),
+    website: userWebsite(u),
     profileImageUrl: userAvatar(u),
     profileBannerUrl: nonEmpty(u.banner?.image_url ?? l.profile_banner_url),
     location: nonEmpty(u.location?.location ?? l.location),

@@ -142,10 +142,19 @@ export interface WireUserLegacy {
   profile_image_url_https?: string;
   profile_banner_url?: string;
   description?: string;
+  /** The website as a short link; its target is in `entities.url`. */
+  url?: string;
+  entities?: WireProfileEntities;
   location?: string;
   created_at?: string;
   protected?: boolean;
   pinned_tweet_ids_str?: string[];
+}
+
+/** A profile's links: `description.urls` expand the bio's short links, `url.urls[0]` is the website. */
+export interface WireProfileEntities {
+  description?: { urls?: WireUrlEntity[] };
+  url?: { urls?: WireUrlEntity[] };
 }
 
 /** A `User`, `UserUnavailable`, or the 2026 and transitional shapes of a user (FIELD-NOTES 2.6). */
@@ -158,7 +167,9 @@ export interface WireUserResult {
   avatar?: { image_url?: string };
   banner?: { image_url?: string };
   location?: { location?: string };
-  profile_bio?: { description?: string };
+  profile_bio?: { description?: string; entities?: WireProfileEntities };
+  /** The website as a short link (2026); its target is in `profile_bio.entities.url`. */
+  website?: { url?: string };
   privacy?: { protected?: boolean };
   is_blue_verified?: boolean;
   verification?: { verified?: boolean; verified_type?: string };

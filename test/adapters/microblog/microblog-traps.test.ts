@@ -232,6 +232,23 @@ describe('2.6 the three user shapes', () => {
     expect(p).toMatchObject({ username: 'vo1twasdowned', followersCount: 408, profileImageUrl: u.avatar.image_url });
   });
 
+  it("carries the account's website (the expanded link; url stays the profile page) in all three shapes", () => {
+    expect(mapProfile(loadFixture('UserByScreenName.json').data.user.result)).toMatchObject({ url: 'https://x.com/XDevelopers', website: 'https://docs.x.com/' });
+    expect(mapProfile(loadFixture('UserByScreenName-2025-legacy.json').data.user.result).website).toBe('https://docs.x.com/');
+    const members = parseTimeline(timelineInstructions(loadFixture('ListMembers.json'), 'ListMembers'));
+    const sites = members.items.flatMap((i) => (i.kind === 'user' && isAvailableUser(i.result) ? [mapProfile(i.result).website] : []));
+    expect(sites.filter((w) => w !== null)).toHaveLength(19);
+    expect(sites.every((w) => w === null || !w.startsWith('https://t.co/'))).toBe(true);
+  });
+
+  it('replaces the short links of a bio by their targets (after emoji, counted in code points)', () => {
+    const members = parseTimeline(timelineInstructions(loadFixture('ListMembers.json'), 'ListMembers'));
+    const kyiv = members.items.flatMap((i) => (i.kind === 'user' && isAvailableUser(i.result) ? [mapProfile(i.result)] : [])).find((p) => p.username === 'KyivIndependent');
+    expect(kyiv?.description).toBe('Independent English-language journalism in Ukraine. \n\nBecome a member: http://kyivindependent.com/membership');
+    const ashevat = mapProfile(findTweet(loadFixture('TweetDetail-conversation.json'), '1649263296434806785').core.user_results.result);
+    expect(ashevat.description).toBe('Early Stage Investor. ⏳ CPO @reshuffleHQ (acquired by @Twitter), VP product Twitch, Slack & Google, Author📚 @OReillyMedia http://amazon.com/author/amirshevat');
+  });
+
   it('reads privacy.protected of protected followers', () => {
     const tl = parseTimeline(timelineInstructions(loadFixture('Followers.json'), 'Followers'));
     const flags = tl.items.flatMap((i) => (i.kind === 'user' && isAvailableUser(i.result) ? [mapProfile(i.result).protected] : []));
