@@ -1,40 +1,34 @@
-import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { parse, type ExecutionResult } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { OperationSpec } from './catalogue/operation.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import type { OperationPolicy } from './pipeline/use-operation-policy.ts';
+import { schema } from './schema.ts';
 import { withFragments } from './zod-graphql.ts';
-
-/** The subset of envelop's `getEnveloped()` the bridges need: yoga's own plugin chain around execute. */
-export type GetEnveloped = (initialContext: RequestContext) => {
-  schema: GraphQLSchema;
-  contextFactory: () => unknown;
-  execute: (args: {
-    schema: GraphQLSchema;
-    document: DocumentNode;
-    variableValues?: Record<string, unknown>;
-    contextValue: unknown;
-    operationName?: string;
-  }) => unknown;
-};
 
 export type OperationExecutor = (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext) => Promise<ExecutionResult>;
 
 /**
- * Runs a catalogue operation's pre-parsed document through the same plugin chain as `/graphql`, so the
- * bridges never call resolvers directly and never re-implement policy.
+ * Runs a catalogue operation's document, compiled once at start, inside the one policy `/graphql` runs, so the
+ * bridges never call resolvers directly and never re-implement policy. Yoga's plugin chain is left out: its other
+ * plugins parse, validate and mask what a client sent, and a catalogue document is none of that.
  */
-export function createOperationExecutor(getEnveloped: GetEnveloped, operations: readonly OperationSpec[]): OperationExecutor {
-  const documents = new Map(operations.map((op) => [op.operationId, parse(withFragments(op.graphql.document))]));
+export function createOperationExecutor(policy: OperationPolicy, operations: readonly OperationSpec[]): OperationExecutor {
+  const compiled = new Map(
+    operations.map((op) => {
+      const document = parse(withFragments(op.graphql.document));
+      const query = compileQuery(schema, document, op.operationId);
+      if (!isCompiledQuery(query)) throw new Error(`${op.operationId} does not compile: ${query.errors?.map((error) => error.message).join('; ')}`);
+      return [op.operationId, { document, query }] as const;
+    }),
+  );
   return async (op, variables, ctx) => {
-    const document = documents.get(op.operationId);
-    if (!document) throw new Error(`No document for ${op.operationId}`);
-    const enveloped = getEnveloped(ctx);
-    const contextValue = await enveloped.contextFactory();
-    return (await enveloped.execute({
-      schema: enveloped.schema,
-      document,
-      variableValues: variables,
-      contextValue,
-      operationName: op.operationId,
-    })) as ExecutionResult;
+    const entry = compiled.get(op.operationId);
+    if (!entry) throw new Error(`No document for ${op.operationId}`);
+    const args = { schema, document: entry.document, variableValues: variables, contextValue: ctx, operationName: op.operationId };
+    const step = await policy(args);
+    if (step && 'answer' in step) return step.answer;
+    const result = (await entry.query.query(undefined, ctx, args.variableValues)) as ExecutionResult;
+    return step ? step.settle(result) : result;
   };
 }

@@ -55,16 +55,17 @@ import { createOAuthRoutes, type OAuthRoutes } from './oauth-routes.ts';
 import { dashboardApprovalPeople } from './approval-people.ts';
 import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
-import { OPERATIONS } from '../schema/catalogue/index.ts';
+import { OPERATIONS, operationByField } from '../schema/catalogue/index.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
 import { MAX_WAITING_TESTS } from '../schema/catalogue/webhooks.ts';
-import { createOperationExecutor, type GetEnveloped } from '../schema/execute-operation.ts';
+import { createOperationExecutor } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
 import { buildVersion } from './build-version.ts';
 import type { ServiceConfig } from './config.ts';
 import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
+import { operationPolicy } from '../schema/pipeline/use-operation-policy.ts';
 import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { createCorsPolicy } from './cors.ts';
@@ -294,10 +295,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       idempotency,
       usage,
     };
-    const graphql = createGraphQLServer({ graphiql: config.graphiql });
+    const policy = operationPolicy(operationByField);
+    const graphql = createGraphQLServer({ graphiql: config.graphiql, policy });
     // Browsers reach an https public URL over https even when the proxy's hop here is plain http.
     const httpsPublicUrl = config.publicUrl?.startsWith('https:') ?? false;
-    const executor = createOperationExecutor(graphql.getEnveloped as unknown as GetEnveloped, OPERATIONS);
+    const executor = createOperationExecutor(policy, OPERATIONS);
     const connections = createConnectionStore(sqlDb, now, tokenCache);
     const oauthKeys = await loadOAuthServerKeys(config.dataDir, config.oauthKeys);
     // MCP sign-in needs the public URL, known only once the listener has its port.

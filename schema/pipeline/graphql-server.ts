@@ -1,12 +1,12 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { operationByField } from '../catalogue/index.ts';
 import { documentCache } from './document-cache.ts';
 import { useDocumentLimits } from './document-limits.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
-import { useOperationPolicy } from './use-operation-policy.ts';
+import { operationPolicy, useOperationPolicy, type OperationPolicy } from './use-operation-policy.ts';
+import { operationByField } from '../catalogue/index.ts';
 import { useValidationCache } from './use-validation-cache.ts';
 import { reportNothingCharged } from './credit-headers.ts';
 import type { RequestContext } from '../../core/request-context.ts';
@@ -22,10 +22,10 @@ export async function graphqlResponseHeaders(ctx: RequestContext): Promise<Recor
 }
 
 /**
- * graphql-yoga with the one policy pipeline; the REST and MCP bridges run through the same instance. `graphiql`:
+ * graphql-yoga with the one policy pipeline, which the REST and MCP bridges run too (execute-operation.ts). `graphiql`:
  * serve the GraphiQL page on `GET /graphql` (off in production: it loads its scripts from unpkg.com unchecked).
  */
-export function createGraphQLServer(options: { graphiql: boolean }) {
+export function createGraphQLServer(options: { graphiql: boolean; policy?: OperationPolicy }) {
   return createYoga<RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -47,7 +47,7 @@ export function createGraphQLServer(options: { graphiql: boolean }) {
       // compiled form of each distinct document is cached (the bridges' catalogue documents compile once).
       useGraphQlJit(),
       useDocumentLimits(),
-      useOperationPolicy(operationByField),
+      useOperationPolicy(options.policy ?? operationPolicy(operationByField)),
       useCatalogueValidationErrors(),
       useValidationCache(),
       {

@@ -132,105 +132,131 @@ async function checkContentPlatforms(ctx: RequestContext, principal: Principal, 
   }
 }
 
+/** What execution is asked to run: the policy may shrink a page by changing `variableValues`. */
+export interface PolicyArgs {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: unknown;
+}
+
+/** The policy's verdict before execution: an answer instead of executing, or the step that settles what ran. */
+export type PolicyStep = { answer: ExecutionResult } | { settle: (result: ExecutionResult) => Promise<ExecutionResult> } | undefined;
+
+export type OperationPolicy = (args: PolicyArgs) => Promise<PolicyStep>;
+
 /**
  * The one pipeline every call passes through, whichever surface it came from: authentication, scopes,
- * rate limit, credit admission before execution; error mapping and credit settlement after it.
+ * rate limit, credit admission before execution; error mapping and credit settlement after it. `/graphql` runs it
+ * inside yoga's plugin chain (useOperationPolicy); the REST and MCP bridges run it around their compiled documents.
  */
-export function useOperationPolicy(byField: (kind: 'query' | 'mutation', field: string) => OperationSpec | undefined): Plugin {
+export function operationPolicy(byField: (kind: 'query' | 'mutation', field: string) => OperationSpec | undefined): OperationPolicy {
+  return async (args) => {
+    const ctx = args.contextValue as unknown as RequestContext;
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation || operation.operation === 'subscription') return undefined;
+    const variables = variablesOf(ctx, args.schema, operation, (args.variableValues ?? {}) as Record<string, unknown>);
+    const fields: PlannedField[] = [];
+    for (const root of rootFieldsOf(operation, args.document, variables)) {
+      const op = byField(operation.operation, root.fieldName);
+      if (op) fields.push({ ...root, op });
+    }
+    if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
+    // Planned only for a request with a billed or key-authenticated field: /health and introspection skip it.
+    let worstCase: WorstCase | undefined;
+    let admission: Admission | undefined;
+    let options: CallOptions = { dryRun: false };
+    let partial: SmallerPage | undefined;
+    try {
+      if (fields.some(({ op }) => op.authentication === 'key')) {
+        worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
+        const estimate = estimateOf(fields, worstCase.credits);
+        options = checkCallOptions(sentOptionsOf(ctx));
+        const principal = await authenticate(ctx);
+        checkScopes(principal, fields);
+        // A dry run runs nothing, so it weighs 1 whatever it estimates.
+        await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : estimate.rateLimitWeight);
+        const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
+        // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
+        const validated: (Record<string, unknown> | undefined)[] = [];
+        for (const field of fields) {
+          const parsed = validateArguments(args.schema, kind, field, variables);
+          if (parsed) await checkContentPlatforms(ctx, principal, field.op, parsed);
+          validated.push(parsed);
+        }
+        if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
+        if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
+          // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.
+          const at = (limit: number) => worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits;
+          const only = fields.length === 1 ? { op: fields[0].op, args: argumentsOf(args.schema, kind, fields[0].node, variables) ?? {} } : undefined;
+          partial = ctx.surface !== 'graphql' && only ? smallerPage(only, options.maxCredits.credits, at) : undefined;
+          if (!partial) throw ceilingRefusal(options.maxCredits, worstCase.credits, 'worst_case');
+          args.variableValues = { ...variables, limit: partial.limit };
+          ctx.limitAsked = partial.limitAsked;
+          worstCase = worstCaseCredits(args.schema, args.document, args.variableValues, args.operationName);
+        }
+        refuseAboveCeiling(worstCase);
+        if (options.dryRun) {
+          fields.forEach((field, i) => checkCursor(ctx, kind, field, validated[i]));
+          const remaining = await ctx.deps.billing.remaining(principal);
+          setCreditHeaders(ctx, 0, remaining);
+          const estimated = { ...estimate, worstCaseCredits: worstCase.credits, ...(partial ? { limit: partial.limit } : {}) };
+          return { answer: { data: null, extensions: { dryRun: true, estimate: estimated, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } } };
+        }
+        const { minimumCredits } = estimate;
+        // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
+        if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
+      }
+    } catch (error) {
+      // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
+      const remaining = await remainingAfterRefusal(ctx, error);
+      setCreditHeaders(ctx, 0, remaining);
+      return { answer: { errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase?.credits } } } };
+    }
+    return {
+      async settle(result) {
+        const errors = result.errors?.map(toCatalogueError);
+        const failed = failedRootFields(ctx, result, errors);
+        const served = failed.has('*') ? [] : fields.filter(({ responseKey }) => !failed.has(responseKey));
+        const priced = served.map(({ responseKey, op }) => ({ op, credits: op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0) }));
+        const credits = priced.reduce((sum, field) => sum + field.credits, 0);
+        const principal = ctx.principal;
+        let charged = 0;
+        let remaining: number | undefined;
+        let outcome: ExecutionResult = errors ? { ...result, errors } : result;
+        if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
+          // Never charged above the client's ceiling, even by a result that outgrew its estimate: withheld, nothing charged.
+          ({ remaining } = await ctx.deps.billing.release(principal, admission));
+          outcome = { errors: [toCatalogueError(ceilingRefusal(options.maxCredits, credits, 'price'))] };
+        } else if (principal && admission) {
+          const settled = await settleExactly(ctx, principal, admission, credits);
+          ({ charged, remaining } = settled);
+          if (settled.refusal) outcome = { errors: [toCatalogueError(settled.refusal)] };
+          else recordUsage(ctx, principal, priced, charged);
+        } else if (principal) {
+          remaining = await ctx.deps.billing.remaining(principal);
+        }
+        if (principal) setCreditHeaders(ctx, charged, remaining);
+        if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
+        const provenance = provenanceOf(ctx);
+        const flags = outcome.errors?.length && !outcome.data ? {} : { ...partialOf(partial, options), ...(provenance.length ? { provenance } : {}) };
+        return principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase?.credits } } } : outcome;
+      },
+    };
+  };
+}
+
+/** The policy in yoga's plugin chain, for `/graphql`. */
+export function useOperationPolicy(policy: OperationPolicy): Plugin {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as unknown as RequestContext;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation || operation.operation === 'subscription') return;
-      const variables = variablesOf(ctx, args.schema, operation, (args.variableValues ?? {}) as Record<string, unknown>);
-      const fields: PlannedField[] = [];
-      for (const root of rootFieldsOf(operation, args.document, variables)) {
-        const op = byField(operation.operation, root.fieldName);
-        if (op) fields.push({ ...root, op });
-      }
-      if (fields.length) ctx.operation = fields.map(({ op }) => op.operationId).join(',');
-      // Planned only for a request with a billed or key-authenticated field: /health and introspection skip it.
-      let worstCase: WorstCase | undefined;
-      let admission: Admission | undefined;
-      let options: CallOptions = { dryRun: false };
-      let partial: SmallerPage | undefined;
-      try {
-        if (fields.some(({ op }) => op.authentication === 'key')) {
-          worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
-          const estimate = estimateOf(fields, worstCase.credits);
-          options = checkCallOptions(sentOptionsOf(ctx));
-          const principal = await authenticate(ctx);
-          checkScopes(principal, fields);
-          // A dry run runs nothing, so it weighs 1 whatever it estimates.
-          await ctx.deps.rateLimits.consume(principal, options.dryRun ? 1 : estimate.rateLimitWeight);
-          const kind = operation.operation === 'mutation' ? 'mutation' : 'query';
-          // Checked before admission: a malformed request is a 400 to fix, not a 402, whatever the account holds.
-          const validated: (Record<string, unknown> | undefined)[] = [];
-          for (const field of fields) {
-            const parsed = validateArguments(args.schema, kind, field, variables);
-            if (parsed) await checkContentPlatforms(ctx, principal, field.op, parsed);
-            validated.push(parsed);
-          }
-          if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
-          if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
-            // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.
-            const at = (limit: number) => worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits;
-            const only = fields.length === 1 ? { op: fields[0].op, args: argumentsOf(args.schema, kind, fields[0].node, variables) ?? {} } : undefined;
-            partial = ctx.surface !== 'graphql' && only ? smallerPage(only, options.maxCredits.credits, at) : undefined;
-            if (!partial) throw ceilingRefusal(options.maxCredits, worstCase.credits, 'worst_case');
-            args.variableValues = { ...variables, limit: partial.limit };
-            ctx.limitAsked = partial.limitAsked;
-            worstCase = worstCaseCredits(args.schema, args.document, args.variableValues, args.operationName);
-          }
-          refuseAboveCeiling(worstCase);
-          if (options.dryRun) {
-            fields.forEach((field, i) => checkCursor(ctx, kind, field, validated[i]));
-            const remaining = await ctx.deps.billing.remaining(principal);
-            setCreditHeaders(ctx, 0, remaining);
-            const estimated = { ...estimate, worstCaseCredits: worstCase.credits, ...(partial ? { limit: partial.limit } : {}) };
-            setResultAndStopExecution({ data: null, extensions: { dryRun: true, estimate: estimated, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } });
-            return;
-          }
-          const { minimumCredits } = estimate;
-          // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
-          if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
-        }
-      } catch (error) {
-        // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
-        const remaining = await remainingAfterRefusal(ctx, error);
-        setCreditHeaders(ctx, 0, remaining);
-        setResultAndStopExecution({ errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase?.credits } } });
-        return;
-      }
+      const step = await policy(args as PolicyArgs);
+      if (!step) return;
+      if ('answer' in step) return setResultAndStopExecution(step.answer);
       return {
         async onExecuteDone({ result, setResult }) {
-          if (!isSingleResult(result)) return;
-          const errors = result.errors?.map(toCatalogueError);
-          const failed = failedRootFields(ctx, result, errors);
-          const served = failed.has('*') ? [] : fields.filter(({ responseKey }) => !failed.has(responseKey));
-          const priced = served.map(({ responseKey, op }) => ({ op, credits: op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0) }));
-          const credits = priced.reduce((sum, field) => sum + field.credits, 0);
-          const principal = ctx.principal;
-          let charged = 0;
-          let remaining: number | undefined;
-          let outcome: ExecutionResult = errors ? { ...result, errors } : result;
-          if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
-            // Never charged above the client's ceiling, even by a result that outgrew its estimate: withheld, nothing charged.
-            ({ remaining } = await ctx.deps.billing.release(principal, admission));
-            outcome = { errors: [toCatalogueError(ceilingRefusal(options.maxCredits, credits, 'price'))] };
-          } else if (principal && admission) {
-            const settled = await settleExactly(ctx, principal, admission, credits);
-            ({ charged, remaining } = settled);
-            if (settled.refusal) outcome = { errors: [toCatalogueError(settled.refusal)] };
-            else recordUsage(ctx, principal, priced, charged);
-          } else if (principal) {
-            remaining = await ctx.deps.billing.remaining(principal);
-          }
-          if (principal) setCreditHeaders(ctx, charged, remaining);
-          if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
-          const provenance = provenanceOf(ctx);
-          const flags = outcome.errors?.length && !outcome.data ? {} : { ...partialOf(partial, options), ...(provenance.length ? { provenance } : {}) };
-          setResult(principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase?.credits } } } : outcome);
+          if (isSingleResult(result)) setResult(await step.settle(result));
         },
       };
     },
