@@ -141,6 +141,21 @@ describe('admission', () => {
     expect(resumed.status).toBe(200);
     expect(charged(resumed)).toBe(POST_PRICE);
   });
+
+  it('a GraphQL document is admitted as one call: with a billed field it is refused whole while paused; free fields alone still answer', async () => {
+    const { key, workspaceId } = await fundedWorkspace(svc, 50);
+    const [id] = visiblePostIds(svc, 1);
+    expect((await svc.operator('POST', `/operator/workspaces/${workspaceId}/pause`)).status).toBe(200);
+    const mixed = await svc.graphql('query($id: String!) { whoami { keyId } forumPost(id: $id) { id } }', { id }, key);
+    expect(mixed.status).toBe(402);
+    expect(mixed.body.data ?? null).toBeNull();
+    expect(mixed.body.errors[0].extensions.code).toBe('spending_paused');
+    expect(charged(mixed)).toBe(0);
+    const free = await svc.graphql('{ whoami { keyId } }', {}, key);
+    expect(free.status).toBe(200);
+    expect(free.body.data.whoami.keyId).toEqual(expect.any(String));
+    expect((await svc.operator('POST', `/operator/workspaces/${workspaceId}/resume`)).status).toBe(200);
+  });
 });
 
 describe('exactness under concurrency', () => {
