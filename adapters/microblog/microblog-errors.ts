@@ -11,6 +11,22 @@ import type { WireBody, WireError } from './wire.ts';
 const NOT_FOUND_CODES = new Set([144, 50, 34, 8]);
 const SUSPENDED_CODES = new Set([63]);
 
+/**
+ * Operations whose variables carry what the client typed, and the request member a refusal of them names. Other
+ * operations send only validated ids, so a refusal of theirs is not the client's to fix and stays `unavailable`.
+ */
+const CLIENT_INPUT: Record<string, (message: string) => string> = {
+  // A refused cursor ("Unknown request cursor") is the cursor's fault; too long, empty or denylisted, the query's.
+  SearchTimeline: (message) => (/cursor/i.test(message) ? 'cursor' : 'query'),
+};
+
+/** The platform's own validation refusal: `BadRequestError` from source `Client` (code 214, "BadRequest: …"). */
+function isClientRefusal(error: WireError): boolean {
+  const source = error.source ?? error.extensions?.source;
+  const name = error.name ?? error.extensions?.name;
+  return source === 'Client' || name === 'BadRequestError' || /^BadRequest\b/.test(error.message ?? '');
+}
+
 export function graphqlErrors(body: WireBody | undefined): WireError[] {
   return Array.isArray(body?.errors) ? body.errors : [];
 }
@@ -30,6 +46,11 @@ export function checkResponse(res: UpstreamResponse, operation: string): WireBod
     }
     if (code !== undefined && SUSPENDED_CODES.has(code)) {
       throw new UpstreamError('not_public', 'microblog', `${operation}: ${first.message}`, { reason: 'suspended', status: res.status });
+    }
+    const input = CLIENT_INPUT[operation];
+    if (input && isClientRefusal(first)) {
+      const field = input(first.message ?? '');
+      throw new UpstreamError('refused', 'microblog', `The platform refused the ${field}: ${first.message ?? 'bad request'}`, { field, status: res.status });
     }
     throw new UpstreamError('unavailable', 'microblog', `${operation} failed: ${first.message}`, { status: res.status });
   }

@@ -36,7 +36,11 @@ export const SEARCH_PATTERNS = {
   date: /^\d{4}-\d{2}-\d{2}$/,
 };
 
-/** The platform rejects raw queries longer than this (SearchTimeline-error-query-too-long.json). */
+/**
+ * The platform rejects raw queries longer than this (SearchTimeline-error-query-too-long.json). The recording does
+ * not say what it counts, so the check counts UTF-16 units, as `query`'s own bound does: never fewer than code
+ * points, so no query the check lets through is refused for its length whichever the platform counts.
+ */
 export const MAX_RAW_QUERY_LENGTH = 512;
 
 export class SearchFilterError extends Error {
@@ -104,7 +108,7 @@ export function buildSearchQuery(f: PostSearchFilters): string {
   if (f.verifiedOnly) terms.push('filter:blue_verified');
   const query = terms.join(' ');
   if (query === '') throw new SearchFilterError('text', 'give free text or at least one filter');
-  if (Array.from(query).length > MAX_RAW_QUERY_LENGTH) {
+  if (query.length > MAX_RAW_QUERY_LENGTH) {
     throw new SearchFilterError('text', `the search is longer than the platform's ${MAX_RAW_QUERY_LENGTH} characters`);
   }
   return query;

@@ -259,7 +259,10 @@ export interface WireError {
   message?: string;
   code?: number;
   kind?: string;
-  extensions?: { code?: number };
+  /** `BadRequestError` with source `Client`: the platform refused the request itself as invalid. */
+  name?: string;
+  source?: string;
+  extensions?: { code?: number; name?: string; source?: string };
 }
 
 /** Every operation's response body: `data` holds the member its operation names. */

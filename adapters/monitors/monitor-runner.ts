@@ -58,7 +58,7 @@ function describeFailure(error: unknown): string {
     return `credits_held: the account's credits are held by its calls in flight (available ${error.available}); nothing was charged.`;
   }
   if (error instanceof UpstreamError) {
-    const what = { unavailable: 'was unreachable', invalid: 'answered in a form the service cannot read', not_found: 'has no such item', not_public: 'does not show it publicly' }[error.kind];
+    const what = { unavailable: 'was unreachable', invalid: 'answered in a form the service cannot read', not_found: 'has no such item', not_public: 'does not show it publicly', refused: 'refused the request as invalid' }[error.kind];
     return `upstream_${error.kind}: the ${error.platform} platform ${what}; nothing was charged.`;
   }
   return 'internal_error: the run failed unexpectedly; nothing was charged.';

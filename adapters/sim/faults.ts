@@ -4,15 +4,20 @@ import { createRng, type Rng } from './rng.ts';
 export interface FaultRule {
   /** A path prefix (`/api/info`), or a regular expression written `/…/` (`/^\/comments\//`). */
   route: string;
-  /** `garbage`: a 200 whose body is not the platform's format (an HTML error page, a changed API). */
-  kind: 'latency' | 'status' | 'rate_limit' | 'timeout' | 'reset' | 'garbage';
+  /**
+   * `garbage`: a 200 whose body is not the platform's format (an HTML error page, a changed API). `answer`: a
+   * recorded answer the simulation does not produce by itself (`body`, with `status`, default 200).
+   */
+  kind: 'latency' | 'status' | 'rate_limit' | 'timeout' | 'reset' | 'garbage' | 'answer';
   /** Chance that a matching request is hit; default 1. */
   probability?: number;
   /** Hit only the next N matching requests, then the rule retires; default unlimited. */
   count?: number;
   latencyMs?: number;
-  /** For `status`; default 503. */
+  /** For `status` (default 503) and `answer` (default 200). */
   status?: number;
+  /** For `answer`: the JSON body sent. */
+  body?: unknown;
   /** For `rate_limit`; default 1. */
   retryAfterSeconds?: number;
 }
@@ -92,6 +97,10 @@ export async function applyFault(rule: FaultRule, req: IncomingMessage, res: Ser
     case 'garbage':
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>We changed things.</body></html>');
+      return 'handled';
+    case 'answer':
+      res.writeHead(rule.status ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(rule.body ?? null));
       return 'handled';
   }
 }

@@ -2,9 +2,10 @@
  * The small typed set of failures an upstream call can end in. Clients throw only these; the pipeline maps
  * them to the service's error catalogue (not_found → 404, not_public → 404 with reason, unavailable → 503,
  * invalid → 503 `upstream_invalid`: the platform answered, but in a form the service cannot read — its format
- * changed — which needs a fix, not only a retry).
+ * changed — which needs a fix, not only a retry; refused → 400: the platform refused what the client asked for as
+ * invalid, so only a changed request can succeed).
  */
-export type UpstreamErrorKind = 'not_found' | 'not_public' | 'unavailable' | 'invalid';
+export type UpstreamErrorKind = 'not_found' | 'not_public' | 'unavailable' | 'invalid' | 'refused';
 
 export type NotPublicReason =
   | 'private'
@@ -24,12 +25,14 @@ export class UpstreamError extends Error {
   readonly reason?: NotPublicReason;
   /** For `unavailable`: the last HTTP status seen, if any, and why. */
   readonly status?: number;
+  /** For `refused`: the request member the platform refused. */
+  readonly field?: string;
 
   constructor(
     kind: UpstreamErrorKind,
     platform: 'forum' | 'microblog',
     message: string,
-    options: { reason?: NotPublicReason; status?: number; cause?: unknown } = {},
+    options: { reason?: NotPublicReason; status?: number; field?: string; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'UpstreamError';
@@ -37,5 +40,6 @@ export class UpstreamError extends Error {
     this.platform = platform;
     this.reason = options.reason;
     this.status = options.status;
+    this.field = options.field;
   }
 }

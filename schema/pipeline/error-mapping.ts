@@ -29,6 +29,9 @@ function fromUpstream(error: UpstreamError): ServiceError {
     logger.error({ err: error, platform: error.platform, upstreamInvalidTotal }, 'upstream answer unreadable: the platform may have changed its format');
     return new ServiceError('upstream_invalid', { details: { platform: error.platform } });
   }
+  if (error.kind === 'refused') {
+    return new ServiceError('invalid_request', { message: error.message, details: { platform: error.platform, ...(error.field ? { field: error.field } : {}) } });
+  }
   return new ServiceError('not_found', {
     details: error.kind === 'not_public' ? { platform: error.platform, reason: error.reason ?? 'unavailable' } : { platform: error.platform },
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MicroblogListShape, MicroblogSpaceShape } from '../../adapters/shapes/microblog-shapes.ts';
 import { SIM_ACCOUNTS, SIM_LISTS, SIM_POSTS, SIM_SPACES, SIM_USER_IDS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
@@ -166,6 +167,15 @@ describe('POST /v1/microblog/search', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it("400 naming the query when the platform refuses it as the client's error, charged nothing", async () => {
+    const refusal = JSON.parse(readFileSync(new URL('../fixtures/upstream/microblog-x/SearchTimeline-error-query-too-long.json', import.meta.url), 'utf8'));
+    microblogOf(svc).sim.faults.add({ route: '/\\/SearchTimeline$/', kind: 'answer', body: refusal, count: 10 });
+    const res = await search({ query: 'api' });
+    expectError(res, 400, 'invalid_request', { field: 'query', platform: 'microblog' });
+    expect(res.body.error.retryable).toBe(false);
+    expect(res.body.error.message).toContain('exceeds max allowed 512');
   });
 
   it('503 when the platform times out, charged nothing', async () => {

@@ -25,6 +25,9 @@ describe('post search query builder', () => {
     }
     expect(() => buildSearchQuery({})).toThrow(SearchFilterError);
     expect(() => buildSearchQuery({ text: 'x'.repeat(600) })).toThrow(/512/);
+    // 300 emoji are 300 code points but 600 UTF-16 units: over the limit however the platform counts.
+    expect(() => buildSearchQuery({ text: '😀'.repeat(300) })).toThrow(/512/);
+    expect(buildSearchQuery({ text: '😀'.repeat(256) })).toHaveLength(512);
   });
 });
 

@@ -55,8 +55,13 @@ describe('2.1/2.2 envelopes, instructions, entries and cursors', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(UpstreamError);
-    expect((caught as UpstreamError).kind).toBe('unavailable');
+    // BadRequestError from source Client: the client's query is at fault, so no retry can help.
+    expect(caught).toMatchObject({ kind: 'refused', field: 'query' });
     expect((caught as UpstreamError).message).toContain('Raw query length 2268 exceeds max allowed 512');
+    const cursor = { errors: [{ message: 'BadRequest: Unknown request cursor', code: 214, extensions: { name: 'BadRequestError', source: 'Client', code: 214 } }], data: {} };
+    expect(() => checkResponse({ status: 200, headers: {}, body: cursor }, 'SearchTimeline')).toThrow(expect.objectContaining({ kind: 'refused', field: 'cursor' }));
+    // Other operations send only validated ids: their refusal is not the client's to fix.
+    expect(() => checkResponse({ status: 400, headers: {}, body }, 'TweetDetail')).toThrow(expect.objectContaining({ kind: 'unavailable' }));
     const missing = { errors: [{ message: '_Missing: No status found with that ID.', code: 144 }], data: {} };
     expect(() => checkResponse({ status: 200, headers: {}, body: missing }, 'TweetDetail')).toThrow(
       expect.objectContaining({ kind: 'not_found' }),
