@@ -13,7 +13,8 @@ import type { AddCommentInput, AddPostInput, ForumWorld } from './forum-world.ts
  *   PATCH  /__sim/forum/comments/{id}        {body, at?}
  *   DELETE /__sim/forum/comments/{id}?as=author|moderator
  *   GET    /__sim/forum/landmarks
- *   POST   /__sim/forum/paging                {stallAt?}: post search stalls past that many results
+ *   POST   /__sim/forum/paging                {stallAt?, overfill?}: post search stalls past that many results;
+ *                                             searches and listings send `overfill` items more than asked
  */
 export async function handleForumControl(world: ForumWorld, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const [, , , collection, key] = url.pathname.split('/');
@@ -22,7 +23,13 @@ export async function handleForumControl(world: ForumWorld, req: IncomingMessage
   const as = url.searchParams.get('as') ?? 'author';
   try {
     if (collection === 'landmarks' && method === 'GET') return sendJson(res, 200, world.landmarks);
-    if (collection === 'paging' && method === 'POST') return sendJson(res, 200, (world.paging = typeof body.stallAt === 'number' ? { stallAt: body.stallAt } : {}));
+    if (collection === 'paging' && method === 'POST') {
+      world.paging = {
+        ...(typeof body.stallAt === 'number' ? { stallAt: body.stallAt } : {}),
+        ...(typeof body.overfill === 'number' ? { overfill: body.overfill } : {}),
+      };
+      return sendJson(res, 200, world.paging);
+    }
     if (collection === 'subforums' && method === 'POST' && !key) return sendJson(res, 201, world.addSubforum(withStrings<{ name: string }>(body, ['name'])));
     if (collection === 'subforums' && method === 'PATCH' && key) return sendJson(res, 200, world.updateSubforum(key, body));
     if (collection === 'posts' && method === 'POST' && !key) return sendJson(res, 201, world.addPost(withStrings<AddPostInput>(body, ['subforum', 'title'])));

@@ -186,7 +186,7 @@ function searchSubforums(world: ForumWorld, q: URLSearchParams): unknown {
     matches.map((m) => m.s),
     (s: SimSubforum) => `t5_${s.id}`,
     q.get('after'),
-    clampLimit(q.get('limit')),
+    pageSize(world, q),
     SEARCH_CAP,
   );
   return listing(page.items.map((s) => thing('t5', encodeSubforum(s, s.type !== 'private'))), page.after);
@@ -207,7 +207,7 @@ function searchPosts(world: ForumWorld, scope: readonly SimPost[], q: URLSearchP
       readable(world, p),
   );
   const sorted = sortPosts(matches, q.get('sort') ?? 'relevance', (p) => postRelevance(p, query), (p) => world.numComments(p));
-  const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), clampLimit(q.get('limit')), SEARCH_CAP);
+  const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), pageSize(world, q), SEARCH_CAP);
   // A stalled search answers the page with the very `after` it was asked with.
   const after = q.get('after');
   const stalled = world.paging.stallAt !== undefined && after !== null && sorted.findIndex((p) => `t3_${p.id}` === after) + 1 >= world.paging.stallAt;
@@ -219,8 +219,13 @@ function subforumListing(world: ForumWorld, sub: SimSubforum, sort: 'new' | 'hot
   const now = world.now();
   const visible = world.postsOf(sub.name).filter((p) => p.removedByCategory === null && (sort !== 'top' || withinWindow(p.createdUtc, t, now)));
   const sorted = sortPosts([...visible], sort);
-  const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), clampLimit(q.get('limit')), LISTING_CAP);
+  const page = pageOf(sorted, (p) => `t3_${p.id}`, q.get('after'), pageSize(world, q), LISTING_CAP);
   return listing(page.items.map((p) => encodeSimPost(world, p)), page.after);
+}
+
+/** The page size asked for, plus the items the world is set to send beyond it. */
+function pageSize(world: ForumWorld, q: URLSearchParams): number {
+  return clampLimit(q.get('limit')) + (world.paging.overfill ?? 0);
 }
 
 function boundedInt(raw: string | null, fallback: number, min: number, max: number): number {

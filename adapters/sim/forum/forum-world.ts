@@ -44,8 +44,11 @@ export class ForumWorld {
   private readonly trees = new Map<number, SimCommentTree>();
   private readonly pinnedTrees = new Set<number>();
   private readonly startedAt = Date.now();
-  /** Set through the control API: post search answers any page after the first `stallAt` results with the `after` it was sent. */
-  paging: { stallAt?: number } = {};
+  /**
+   * Set through the control API: post search answers any page after the first `stallAt` results with the `after` it
+   * was sent; searches and listings send `overfill` items more than a page asked for.
+   */
+  paging: { stallAt?: number; overfill?: number } = {};
 
   constructor(opts: { seed?: number; size?: WorldSize } = {}) {
     const started = performance.now();

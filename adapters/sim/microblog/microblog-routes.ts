@@ -93,7 +93,7 @@ function pagedInstructions<T>(
   extra: Wire[] = [],
 ): Wire[] {
   const offset = decodeCursor(scope, vars.cursor);
-  const page = (paging.capAt === undefined ? all : all.slice(0, paging.capAt)).slice(offset, offset + pageSize);
+  const page = (paging.capAt === undefined ? all : all.slice(0, paging.capAt)).slice(offset, offset + pageSize + (paging.overfill ?? 0));
   // Stalled: the page comes with the cursor it was asked with, so asking for the next page repeats this one.
   const stalled = paging.stallAt !== undefined && offset >= paging.stallAt && typeof vars.cursor === 'string';
   const entries = page.map((item, i) => toEntry(item, offset + i));
@@ -446,6 +446,7 @@ async function handleControl(world: MicroblogWorld, req: IncomingMessage, res: S
       world.paging = {
         ...(typeof body?.capAt === 'number' ? { capAt: body.capAt } : {}),
         ...(typeof body?.stallAt === 'number' ? { stallAt: body.stallAt } : {}),
+        ...(typeof body?.overfill === 'number' ? { overfill: body.overfill } : {}),
       };
       sendJson(res, 200, world.paging);
     } else if (path === '/clock' && req.method === 'POST') {

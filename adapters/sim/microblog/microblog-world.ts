@@ -148,9 +148,10 @@ export class MicroblogWorld {
   /**
    * How the platform misbehaves on long lists, set through the control API: `capAt` ends every paged list after
    * that many items (as the platform does on very long ones); `stallAt` answers any page from that offset on with
-   * the cursor it was sent, so the walk cannot advance.
+   * the cursor it was sent, so the walk cannot advance; `overfill` sends that many items more than a page asked for
+   * (the platform's web timelines take `count` as a hint).
    */
-  paging: { capAt?: number; stallAt?: number } = {};
+  paging: { capAt?: number; stallAt?: number; overfill?: number } = {};
 
   constructor(now: number) {
     this.now = now;

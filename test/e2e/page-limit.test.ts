@@ -1,0 +1,125 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SIM_ACCOUNTS, SIM_LISTS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * Platforms take the page size as a hint and may send more (the microblog's web timelines, forum search): a page
+ * still holds at most `limit` items, is charged within the worst case priced on that limit, and the items past the
+ * cut come first on the next page, so a walk returns each item once.
+ */
+
+let svc: TestService;
+let key: string;
+const microblog = () => svc.service.platforms.sims.microblog!.world;
+const forum = () => svc.service.platforms.sims.forum!.world;
+
+beforeAll(async () => {
+  svc = await startTestService({ tiers: { free: { rateLimitPerMinute: 100_000 } } });
+  ({ key } = await svc.newKey());
+});
+afterAll(async () => {
+  await svc?.close();
+});
+afterEach(() => {
+  microblog().paging = {};
+  forum().paging = {};
+});
+
+interface Walked {
+  ids: string[];
+  sizes: number[];
+  charged: number[];
+  worstCases: number[];
+}
+
+/** Walks a REST operation to its end (at most 60 pages); each page's ids, charge and dry-run worst case. */
+async function walk(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<Walked> {
+  const out: Walked = { ids: [], sizes: [], charged: [], worstCases: [] };
+  let cursor: string | null = null;
+  for (let page = 0; page < 60; page++) {
+    const target: string = method === 'GET' && cursor ? `${path}&cursor=${encodeURIComponent(cursor)}` : path;
+    const sent = method === 'POST' ? { ...body, ...(cursor ? { cursor } : {}) } : undefined;
+    const dry = await svc.request(method, target, { key, body: sent, headers: { 'x-dry-run': 'true' } });
+    expect(dry.status).toBe(200);
+    const res: { status: number; headers: Headers; body: any } = await svc.request(method, target, { key, body: sent });
+    expect(res.status).toBe(200);
+    out.ids.push(...res.body.data.map((item: { id: string }) => item.id));
+    out.sizes.push(res.body.data.length);
+    out.charged.push(Number(res.headers.get('x-credits-charged')));
+    out.worstCases.push(dry.body.meta.estimate.worstCaseCredits);
+    cursor = res.body.meta.nextCursor;
+    if (cursor === null) return out;
+  }
+  throw new Error(`walk did not end: ${out.ids.length}`);
+}
+
+function expectExactWalk(walked: Walked, limit: number, expected: string[]): void {
+  expect(Math.max(...walked.sizes)).toBeLessThanOrEqual(limit);
+  walked.charged.forEach((charged, page) => expect(charged).toBeLessThanOrEqual(walked.worstCases[page]));
+  expect(new Set(walked.ids).size).toBe(walked.ids.length);
+  expect(walked.ids).toEqual(expected);
+}
+
+describe('a platform that sends more than a page asked for', () => {
+  const REST_CASES: Array<[string, 'GET' | 'POST', string, Record<string, unknown>?]> = [
+    ['a user timeline', 'GET', `/v1/microblog/users/${SIM_ACCOUNTS.org}/posts?limit=3`],
+    ['List members', 'GET', `/v1/microblog/lists/${SIM_LISTS.public}/members?limit=3`],
+    ['microblog post search', 'POST', '/v1/microblog/search', { from: [SIM_ACCOUNTS.org], limit: 3 }],
+  ];
+
+  it.each(REST_CASES)('%s: pages of at most `limit`, charged within the worst case, every item once', async (_name, method, path, body) => {
+    const all = await walk(method, path.replace('limit=3', 'limit=100'), body && { ...body, limit: 100 });
+    expect(all.ids.length).toBeGreaterThan(5);
+    microblog().paging = { overfill: 4 };
+    const cut = await walk(method, path, body);
+    expectExactWalk(cut, 3, all.ids);
+    expect(cut.sizes.filter((size) => size === 3).length).toBeGreaterThan(1);
+  });
+
+  it('forum post search: pages of at most `limit`, every result once', async () => {
+    const query = { query: 'e', subforum: 'programming', limit: 5, includeNsfw: true };
+    const all = await walk('POST', '/v1/forum/search', { ...query, limit: 100 });
+    forum().paging = { overfill: 7 };
+    const cut = await walk('POST', '/v1/forum/search', query);
+    expectExactWalk(cut, 5, all.ids);
+  });
+
+  it('forum community search: pages of at most `limit`', async () => {
+    const query = { query: 'a', limit: 2, includeNsfw: true };
+    const all = await walk('POST', '/v1/forum/search/subforums', { ...query, limit: 100 });
+    expect(all.ids.length).toBeGreaterThan(2);
+    forum().paging = { overfill: 3 };
+    expectExactWalk(await walk('POST', '/v1/forum/search/subforums', query), 2, all.ids);
+  });
+
+  it('a GraphQL walk: each edge page at most its limit, charged within the worst case, its cursor resuming after the cut', async () => {
+    const query = `query($cursor: String) { microblogUser(user: "${SIM_ACCOUNTS.org}") { posts(limit: 3, cursor: $cursor) { items { id } nextCursor } } }`;
+    const expected: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: any } = await svc.graphql(query.replace('limit: 3', 'limit: 100'), { cursor }, key);
+      expected.push(...res.body.data.microblogUser.posts.items.map((item: { id: string }) => item.id));
+      cursor = res.body.data.microblogUser.posts.nextCursor;
+    } while (cursor);
+    microblog().paging = { overfill: 5 };
+    const ids: string[] = [];
+    for (let page = 0; page < 60; page++) {
+      const res: { body: any } = await svc.graphql(query, { cursor }, key);
+      const posts = res.body.data.microblogUser.posts;
+      expect(posts.items.length).toBeLessThanOrEqual(3);
+      expect(res.body.extensions.credits.charged).toBeLessThanOrEqual(res.body.extensions.credits.worstCase);
+      ids.push(...posts.items.map((item: { id: string }) => item.id));
+      cursor = posts.nextCursor;
+      if (!cursor) break;
+    }
+    expect(ids).toEqual(expected);
+  });
+
+  it('two aliased walks with the default limit stay within the worst case', async () => {
+    microblog().paging = { overfill: 30 };
+    const res = await svc.graphql(`{ microblogUser(user: "${SIM_ACCOUNTS.org}") { x: posts { items { id } } y: posts(limit: 5) { items { id } } } }`, {}, key);
+    expect(res.body.data.microblogUser.x.items.length).toBeLessThanOrEqual(20);
+    expect(res.body.data.microblogUser.y.items.length).toBeLessThanOrEqual(5);
+    expect(res.body.extensions.credits.charged).toBeLessThanOrEqual(res.body.extensions.credits.worstCase);
+  });
+});
