@@ -57,19 +57,38 @@ function check(field: string, value: string, pattern: RegExp): string {
   return value;
 }
 
-/** Free text: words stay words; anything that would read as an operator becomes a quoted phrase. */
-function freeText(text: string): string[] {
-  const cleaned = text.replace(/["“”]/g, ' ').trim();
-  if (cleaned === '') return [];
-  return cleaned.split(/\s+/).map((word) => {
-    const operatorLike = word.includes(':') || /^[-@#(]/.test(word) || /[()]/.test(word) || word === 'OR' || word === 'AND';
-    return operatorLike ? `"${word}"` : word;
-  });
+function operatorLike(word: string): boolean {
+  return word.includes(':') || /^[-@#(]/.test(word) || /[()]/.test(word) || word === 'OR' || word === 'AND';
 }
 
+/**
+ * Free text, read as people type it into the platform's search box: a balanced `"…"` is one exact phrase, a
+ * leading `-` leaves out posts with the word or phrase that follows. Anything else that would read as an
+ * operator (`from:x`, `-filter:x`, `@x`, `#x`, `OR`, parentheses) is quoted, so free text never adds a filter;
+ * inside a phrase every character is literal. A quote left without its pair is dropped.
+ */
+function freeText(text: string): string[] {
+  const terms: string[] = [];
+  for (const [, minus, phrase, word] of text.replace(/[“”]/g, '"').matchAll(/(-?)"([^"]*)"|([^\s"]+)/g)) {
+    if (phrase !== undefined) {
+      const words = phrase.trim().split(/\s+/).join(' ');
+      if (words !== '') terms.push(`${minus}"${words}"`);
+    } else if (word.startsWith('-') && word.length > 1 && !operatorLike(word.slice(1))) {
+      terms.push(word);
+    } else {
+      terms.push(operatorLike(word) ? `"${word}"` : word);
+    }
+  }
+  return terms;
+}
+
+/** A real calendar day: `Date` would roll 2026-02-30 over to March 2 instead of refusing it. */
 function isDate(field: string, value: string): string {
   check(field, value, SEARCH_PATTERNS.date);
-  if (Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new SearchFilterError(field, `${field}: ${value} is not a date`);
+  const day = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) {
+    throw new SearchFilterError(field, `${field}: ${value} is not a calendar date`);
+  }
   return value;
 }
 

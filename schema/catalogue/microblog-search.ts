@@ -29,7 +29,12 @@ export const searchMicroblogPosts = defineOperation({
   scopes: ['read:microblog'],
   billing: { minimumCredits: 1, returns: { post: 'data' }, rateLimitWeight: 2, maxUnits: { post: 100 } },
   input: z.object({
-    query: z.string().min(1).max(500).optional().describe('Free text, 1 to 500 characters; words that look like operators are searched as words.'),
+    query: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Free text, 1 to 500 characters: `"…"` is an exact phrase, `-word` leaves a word out; other words that look like operators are searched as words.'),
     from: USERNAMES('Posts by any of these accounts.'),
     to: USERNAMES('Replies to any of these accounts.'),
     mentions: USERNAMES('Posts mentioning all of these accounts.'),

@@ -131,6 +131,20 @@ describe('POST /v1/microblog/search', () => {
     expect(verified.body.data.every((p: { author: { verified: boolean } }) => p.author.verified)).toBe(true);
   });
 
+  it('a quoted phrase is searched as one phrase; a leading minus leaves a word out', async () => {
+    const all = await search({ query: 'api', limit: 100 });
+    const texts: string[] = all.body.data.map((p: { text: string }) => p.text.toLowerCase());
+    const pair = texts.flatMap((t) => [...t.matchAll(/\b([a-z]{3,}) ([a-z]{3,})\b/g)].map((m) => `${m[1]} ${m[2]}`)).find((p) => p.includes('api'));
+    expect(pair).toBeDefined();
+    const phrase = await search({ query: `"${pair}"`, limit: 100 });
+    expect(phrase.body.data.length).toBeGreaterThan(0);
+    expect(phrase.body.data.every((p: { text: string }) => p.text.toLowerCase().includes(pair!))).toBe(true);
+    const other = pair!.split(' ').find((w) => w !== 'api')!;
+    const without = await search({ query: `api -${other}`, limit: 100 });
+    expect(without.body.data.length).toBeGreaterThan(0);
+    expect(without.body.data.every((p: { text: string }) => !p.text.toLowerCase().includes(other))).toBe(true);
+  });
+
   it('no injection: operators typed in free text are searched as words', async () => {
     const res = await search({ query: `from:${SIM_ACCOUNTS.org}` });
     expect(res.status).toBe(200);
@@ -151,6 +165,7 @@ describe('POST /v1/microblog/search', () => {
     expectError(await search({ from: ['bad name'] }), 400, 'invalid_request');
     expectError(await search({ lang: 'english' }), 400, 'invalid_request', { field: 'lang' });
     expectError(await search({ since: '2026-13-40' }), 400, 'invalid_request', { field: 'since' });
+    expectError(await search({ query: 'x', until: '2026-02-30' }), 400, 'invalid_request', { field: 'until' });
     expectError(await search({ query: 'x', minLikes: -1 }), 400, 'invalid_request', { field: 'minLikes' });
     expectError(await search({ query: 'x', sort: 'oldest' }), 400, 'invalid_request', { field: 'sort' });
     expectError(await search({ query: 'x', replies: 'maybe' }), 400, 'invalid_request', { field: 'replies' });

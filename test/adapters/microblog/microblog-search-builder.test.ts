@@ -19,15 +19,42 @@ describe('post search query builder', () => {
   });
 
   it('neutralises operators typed into free text and refuses injected filter values', () => {
-    expect(buildSearchQuery({ text: 'hello from:evil -filter:media "x" OR (a' })).toBe('hello "from:evil" "-filter:media" x "OR" "(a"');
+    expect(buildSearchQuery({ text: 'hello from:evil -filter:media "x" OR (a' })).toBe('hello "from:evil" "-filter:media" "x" "OR" "(a"');
     for (const bad of [{ from: ['alice since:2020-01-01'] }, { hashtags: ['a b'] }, { lang: 'en filter:media' }, { since: '2026-13-45' }, { minLikes: -1 }]) {
       expect(() => buildSearchQuery(bad)).toThrow(SearchFilterError);
     }
     expect(() => buildSearchQuery({})).toThrow(SearchFilterError);
+    expect(() => buildSearchQuery({ text: 'x', until: '2026-04-31' })).toThrow(expect.objectContaining({ field: 'until' }));
     expect(() => buildSearchQuery({ text: 'x'.repeat(600) })).toThrow(/512/);
     // 300 emoji are 300 code points but 600 UTF-16 units: over the limit however the platform counts.
     expect(() => buildSearchQuery({ text: '😀'.repeat(300) })).toThrow(/512/);
     expect(buildSearchQuery({ text: '😀'.repeat(256) })).toHaveLength(512);
+  });
+});
+
+describe('free text as typed into the platform search box', () => {
+  it('keeps a balanced quoted phrase as one term, straight or curly quotes', () => {
+    expect(buildSearchQuery({ text: '"machine learning"' })).toBe('"machine learning"');
+    expect(buildSearchQuery({ text: 'about “deep  learning” models' })).toBe('about "deep learning" models');
+    // Inside a phrase operators are literal words of the phrase.
+    expect(buildSearchQuery({ text: '"from:evil lang:en"' })).toBe('"from:evil lang:en"');
+  });
+
+  it('a quote without its pair is dropped, an empty phrase left out', () => {
+    expect(buildSearchQuery({ text: 'say "hello world' })).toBe('say hello world');
+    expect(buildSearchQuery({ text: 'a "" b' })).toBe('a b');
+  });
+
+  it('a leading minus excludes a word or a phrase, never a filter', () => {
+    expect(buildSearchQuery({ text: 'cats -dogs' })).toBe('cats -dogs');
+    expect(buildSearchQuery({ text: 'cats -"hot dogs"' })).toBe('cats -"hot dogs"');
+    expect(buildSearchQuery({ text: 'cats -from:evil -@x -#tag -(a -OR - --x' })).toBe('cats "-from:evil" "-@x" "-#tag" "-(a" "-OR" "-" "--x"');
+  });
+
+  it('since and until must be calendar dates (leap days included)', () => {
+    expect(() => buildSearchQuery({ since: '2026-02-30' })).toThrow(expect.objectContaining({ field: 'since' }));
+    expect(() => buildSearchQuery({ since: '2026-02-29' })).toThrow(expect.objectContaining({ field: 'since' }));
+    expect(buildSearchQuery({ since: '2028-02-29', until: '2028-03-01' })).toBe('since:2028-02-29 until:2028-03-01');
   });
 });
 
@@ -62,6 +89,12 @@ describe('built queries against the simulated platform', () => {
     expect(onlyReposts.items.every((p) => p.repostedPost !== null)).toBe(true);
     const injected = await client.searchPosts(buildSearchQuery({ text: `from:${SIM_ACCOUNTS.org}` }), 'Latest', { count: 20 });
     expect(injected.items).toHaveLength(0);
+    const api = await client.searchPosts(buildSearchQuery({ text: 'api' }), 'Latest', { count: 100 });
+    const word = api.items.map((p) => p.text.toLowerCase()).flatMap((t) => t.split(/\s+/)).find((w) => /^[a-z]{4,}$/.test(w) && w !== 'api');
+    expect(word).toBeDefined();
+    const without = await client.searchPosts(buildSearchQuery({ text: `api -${word}` }), 'Latest', { count: 100 });
+    expect(without.items.length).toBeGreaterThan(0);
+    expect(without.items.every((p) => !p.text.toLowerCase().includes(word!))).toBe(true);
   });
 });
 
