@@ -10,7 +10,7 @@ import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
-import { buildMcpServer } from './mcp-server.ts';
+import { buildMcpServer, toolVisible } from './mcp-server.ts';
 import type { McpOAuth } from './mcp-oauth.ts';
 import type { OpenStreams } from './open-streams.ts';
 
@@ -86,6 +86,30 @@ function calledTools(body: unknown): ReadonlySet<string> {
     return method === 'tools/call' && typeof params === 'object' && params !== null ? params.name : undefined;
   });
   return new Set(names.filter((name): name is string => typeof name === 'string'));
+}
+
+/**
+ * A batch's calls of tools the caller does not see, apart from its other messages; undefined when it has none, or
+ * nothing else. A server registers such a tool only for a request calling it (mcp-server.ts), and then lists it too: a
+ * `tools/list` in the same batch must not, as it does not when sent alone. So those calls are served apart.
+ */
+function hiddenToolCalls(body: unknown, operations: readonly OperationSpec[], scopes: readonly string[]): { hidden: unknown[]; rest: unknown[] } | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const hiddenTools = new Set(operations.filter((op) => !toolVisible(op, scopes)).map((op) => op.tool));
+  const hidden = body.filter((message) => [...calledTools(message)].some((name) => hiddenTools.has(name)));
+  if (hidden.length === 0 || hidden.length === body.length) return undefined;
+  return { hidden, rest: body.filter((message) => !hidden.includes(message)) };
+}
+
+/** The JSON-RPC messages of an SDK answer: its JSON (one message or an array), or its events' data; none for a 202. */
+async function messagesOf(response: Response): Promise<unknown[]> {
+  if (response.status === 202) return [];
+  const text = await response.text();
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const json = JSON.parse(text) as unknown;
+    return Array.isArray(json) ? json : [json];
+  }
+  return text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as unknown);
 }
 
 /**
@@ -186,9 +210,14 @@ export function createMcpBridge(
         const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx, parsedBody: parsed } };
         if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };
         const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
-        if (!inherited) return answered(await handler.fetch(request, { authInfo, parsedBody: parsed }));
-        if (inherited.rest === undefined) return answered(Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]));
-        return answered(await withAnswers(await handler.fetch(request, { authInfo, parsedBody: inherited.rest }), inherited.answers));
+        if (inherited && inherited.rest === undefined) return answered(Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]));
+        const rest = inherited ? inherited.rest : parsed;
+        // Each part gets a server of its own, built for the tools that part calls.
+        const serve = (part: unknown) => handler.fetch(request, { authInfo: { ...authInfo, extra: { ...authInfo.extra, parsedBody: part } }, parsedBody: part });
+        const apart = hiddenToolCalls(rest, operations, principal.scopes);
+        const answers = [...(inherited?.answers ?? []), ...(apart ? await messagesOf(await serve(apart.hidden)) : [])];
+        const response = await serve(apart ? apart.rest : rest);
+        return answered(answers.length === 0 ? response : await withAnswers(response, answers));
       } catch (error) {
         if (error instanceof OAuthError) {
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });

@@ -111,3 +111,36 @@ describe('tool descriptions and schemas', () => {
     expect(openapi.paths['/v1/monitors/{id}/run'].post.description).toMatch(/runs it queues are charged/);
   });
 });
+
+describe('a JSON-RPC batch (protocol versions that still allow batches)', () => {
+  /** The answers of a batch POST: its JSON array, or its events' messages. */
+  async function batchAnswers(res: Response): Promise<Array<{ id: number; result?: any; error?: unknown }>> {
+    const text = await res.text();
+    if (text.startsWith('[')) return JSON.parse(text);
+    return text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)));
+  }
+  const post = (key: string, body: unknown) => fetch(`${svc.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
+
+  it('lists only the tools a single tools/list lists, even beside a call of a tool the key does not see', async () => {
+    const { key } = await svc.newKey({ scopes: ['monitors:read'] });
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const hiddenCall = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_monitor', arguments: {} } };
+    const alone = (await batchAnswers(await post(key, [list])))[0]!.result.tools.map((tool: { name: string }) => tool.name).sort();
+    expect(alone).not.toContain('create_monitor');
+    const res = await post(key, [list, hiddenCall]);
+    expect(res.status).toBe(200);
+    const answers = await batchAnswers(res);
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+    // Before: the batch's call of create_monitor made the listing show it.
+    expect(answers.find((answer) => answer.id === 1)!.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(alone);
+    // The call itself is still the pipeline's 403 naming the scope, as when sent alone.
+    const called = answers.find((answer) => answer.id === 2)!.result;
+    expect(called.isError).toBe(true);
+    expect(called.structuredContent.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'monitors:write' } });
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
+});
