@@ -268,8 +268,12 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         const timeline = parseTimeline(timelineInstructions(body, operation));
         const pinnedItem = timeline.items.filter(isTweetItem).find((it) => it.pinned);
         // Promoted entries and who-to-follow modules are not the user's timeline.
-        const own = { ...timeline, items: timeline.items.filter((it) => it.kind === 'tweet' && !it.pinned && !it.promoted) };
-        return { ...pageOf(postsOf(own), timeline, page.cursor), pinned: pinnedItem ? mapPost(pinnedItem.result) : null };
+        const entries = { ...timeline, items: timeline.items.filter((it) => it.kind === 'tweet' && !it.pinned && !it.promoted) };
+        // A reply's profile-conversation module shows the posts it answers, other accounts' among them: context,
+        // not this account's timeline. The Posts tab also shows self-replies that continue a thread; `posts`
+        // promises no replies, so those come with `replies` only.
+        const own = postsOf(entries).filter((post) => post.author.id === userId && (kind !== 'posts' || post.inReplyToId === null));
+        return { ...pageOf(own, timeline, page.cursor), pinned: pinnedItem ? mapPost(pinnedItem.result) : null };
       }),
 
     /** Followers, following or a verified organisation's affiliates. */

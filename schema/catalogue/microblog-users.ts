@@ -188,7 +188,7 @@ export const getMicroblogUserPosts = accountPage({
   path: '/v1/microblog/users/:user/posts',
   tool: 'get_microblog_user_posts',
   description:
-    "The account's posts and reposts, newest first, without replies (the pinned post is not repeated; see the profile's `pinnedPostIds`). 404 when the account does not exist or is protected. First page also bills one profile lookup.",
+    "The account's posts and reposts, newest first, without replies: a self-reply continuing a thread is a reply too (posts-and-replies has it). The pinned post is not repeated (see the profile's `pinnedPostIds`). 404 when the account does not exist or is protected. First page also bills one profile lookup.",
   unit: 'post',
   weight: 2,
   max: 100,
@@ -202,7 +202,7 @@ export const getMicroblogUserPostsAndReplies = accountPage({
   path: '/v1/microblog/users/:user/posts-and-replies',
   tool: 'get_microblog_user_posts_and_replies',
   description:
-    "The account's posts, reposts and replies, newest first. 404 when the account does not exist or is protected. First page also bills one profile lookup.",
+    "The account's own posts, reposts and replies, newest first (the posts its replies answer are not included). 404 when the account does not exist or is protected. First page also bills one profile lookup.",
   unit: 'post',
   weight: 2,
   max: 100,

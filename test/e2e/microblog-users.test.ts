@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AboutDetailsShape, MicroblogPostShape, MicroblogProfileShape } from '../../adapters/shapes/microblog-shapes.ts';
 import { SIM_ACCOUNTS, SIM_USER_IDS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
@@ -239,6 +240,38 @@ describe('single profile and timelines', () => {
     expect(media.body.data.every((p: { media: unknown[] }) => p.media.length > 0)).toBe(true);
     expectError(await get(`/v1/microblog/users/${SIM_ACCOUNTS.protected}/posts`), 404, 'not_found', { reason: 'protected' });
     expectError(await get(`/v1/microblog/users/${SIM_ACCOUNTS.org}/posts?limit=101`), 400, 'invalid_request', { field: 'limit' });
+  });
+
+  it("recorded timelines: posts-and-replies returns the account's own posts only, posts no replies; only those are billed", async () => {
+    const recorded = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/upstream/microblog-x/${name}.json`, import.meta.url), 'utf8'));
+    const { faults } = microblogOf(svc).sim;
+    faults.add({ route: '/\\/UserByScreenName$/', kind: 'answer', body: recorded('UserByScreenName') });
+    faults.add({ route: '/\\/UserTweetsAndReplies$/', kind: 'answer', body: recorded('UserTweetsAndReplies') });
+    faults.add({ route: '/\\/UserTweets$/', kind: 'answer', body: recorded('UserTweets') });
+    const withReplies = await get('/v1/microblog/users/XDevelopers/posts-and-replies?limit=20');
+    expect(withReplies.status).toBe(200);
+    // The recording's five profile-conversation modules also show the posts replied to, by five other accounts.
+    expect(withReplies.body.data.map((p: { id: string }) => p.id)).toEqual([
+      '2083305191776924151',
+      '2079821023071907954',
+      '2079326854322733289',
+      '2077992805851644128',
+      '2075724289643290711',
+    ]);
+    expect(withReplies.body.data.every((p: { author: { username: string } }) => p.author.username === 'XDevelopers')).toBe(true);
+    expect(charged(withReplies)).toBe(1 + 2 + 5);
+    const posts = await get('/v1/microblog/users/XDevelopers/posts?limit=20');
+    expect(posts.status).toBe(200);
+    // The Posts tab's thread module continues with a self-reply (2082640276389249363): a reply, so left out.
+    expect(posts.body.data.map((p: { id: string }) => p.id)).toEqual([
+      '2082640274845811115',
+      '2079821023071907954',
+      '2079814622639469025',
+      '2077992748905590821',
+      '2074882755905585583',
+      '2072126677535346779',
+    ]);
+    expect(charged(posts)).toBe(1 + 2 + 6);
   });
 
   it('a repost in a timeline carries the original in repostedPost; its own text is the short RT form', async () => {
