@@ -2,9 +2,11 @@ import { fromJsonSchema, McpServer, type JsonSchemaType, type jsonSchemaValidato
 import { z } from 'zod';
 import { UNIT_PRICES, type OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
-import { errorEnvelope, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { envelopeOfError, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
 import { Meter } from '../core/meter.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
+import { remainingAfterRefusal, setCreditHeaders } from '../schema/pipeline/credit-headers.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { def, unwrap } from '../schema/zod-shape.ts';
 
@@ -151,7 +153,13 @@ export function buildMcpServer(
         if (typeof value === 'number' && known(name) && def(unwrap(op.input.shape[name] as z.ZodType).base).type === 'string') args[name] = String(value);
       }
       if (unknown !== undefined) {
-        return toolResult(errorEnvelope(ctx.requestId, 'invalid_request', `Unknown argument '${unknown}'.`, { field: unknown }), { charged: 0 });
+        const refusal = new ServiceError('invalid_request', { message: `Unknown argument '${unknown}'.`, details: { field: unknown } });
+        // Reported as the pipeline reports its own refusals: the balance as it would give it, the call's worst case.
+        const refused: RequestContext = { ...ctx, responseHeaders: {} };
+        const remaining = await remainingAfterRefusal(refused, refusal);
+        setCreditHeaders(refused, 0, remaining);
+        addCallHeaders(ctx, refused);
+        return toolResult(envelopeOfError(ctx.requestId, refusal), { charged: 0, remaining, worstCase: executor.worstCase(op, args) });
       }
       // Each call of a JSON-RPC batch is metered and settled on its own; the response's headers add them up.
       const callOptions = {

@@ -3,10 +3,15 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { OperationSpec } from './catalogue/operation.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import type { OperationPolicy } from './pipeline/use-operation-policy.ts';
+import { worstCaseCredits } from './pipeline/worst-case-credits.ts';
 import { schema } from './schema.ts';
 import { withFragments } from './zod-graphql.ts';
 
-export type OperationExecutor = (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext) => Promise<ExecutionResult>;
+export interface OperationExecutor {
+  (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext): Promise<ExecutionResult>;
+  /** The worst case the pipeline prices a call at, from the same document: for a refusal made before it ran. */
+  worstCase(op: OperationSpec, variables: Record<string, unknown>): number;
+}
 
 /**
  * Runs a catalogue operation's document, compiled once at start, inside the one policy `/graphql` runs, so the
@@ -22,13 +27,19 @@ export function createOperationExecutor(policy: OperationPolicy, operations: rea
       return [op.operationId, { document, query }] as const;
     }),
   );
-  return async (op, variables, ctx) => {
+  const entryOf = (op: OperationSpec) => {
     const entry = compiled.get(op.operationId);
     if (!entry) throw new Error(`No document for ${op.operationId}`);
+    return entry;
+  };
+  const execute = async (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext) => {
+    const entry = entryOf(op);
     const args = { schema, document: entry.document, variableValues: variables, contextValue: ctx, operationName: op.operationId };
     const step = await policy(args);
     if (step && 'answer' in step) return step.answer;
     const result = (await entry.query.query(undefined, ctx, args.variableValues)) as ExecutionResult;
     return step ? step.settle(result) : result;
   };
+  const worstCase = (op: OperationSpec, variables: Record<string, unknown>) => worstCaseCredits(schema, entryOf(op).document, variables, op.operationId).credits;
+  return Object.assign(execute, { worstCase });
 }

@@ -405,5 +405,12 @@ describe('MCP tool calls', () => {
     const badType = await call({ query: 'forum', limit: 'two' });
     const badResult = (typeof badType.body === 'string' ? JSON.parse(badType.body.split('data: ').pop()!) : badType.body).result;
     expect(badResult.structuredContent.error).toMatchObject({ code: 'invalid_request' });
+    // Like every other refusal (a bad value above), the unknown argument's reports the balance and the worst case of
+    // the call without it, as a dry run of that call estimates it. Before: `{charged: 0}` alone.
+    const remaining = Number(typo.headers.get('x-credits-remaining'));
+    expect(badResult._meta.credits).toEqual({ charged: 0, remaining, worstCase: 101 });
+    const dry = await call({ query: 'forum', dryRun: true });
+    const worstCase = (typeof dry.body === 'string' ? JSON.parse(dry.body.split('data: ').pop()!) : dry.body).result.structuredContent.meta.estimate.worstCaseCredits;
+    expect(typoResult._meta.credits).toEqual({ charged: 0, remaining, worstCase });
   });
 });

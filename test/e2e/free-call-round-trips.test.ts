@@ -112,3 +112,21 @@ describe('the free call and the database', () => {
     expect((await whoami(key)).remaining).toBe(150);
   });
 });
+
+describe('an MCP tool call refused for an unknown argument', () => {
+  it('reports the known balance in _meta.credits and the header, sending no statement', async () => {
+    const { key } = await fundedWorkspace(svc, 100);
+    expect((await whoami(key)).remaining).toBe(100);
+    const refused = await measured(() => svc.request('POST', '/mcp', {
+      key,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_forum_posts', arguments: { query: 'x', limitt: 2 } } },
+    }));
+    const body = (refused.res as unknown as { body: any }).body;
+    const result = (typeof body === 'string' ? JSON.parse(body.split('data: ').pop()!) : body).result;
+    expect(result.structuredContent.error).toMatchObject({ code: 'invalid_request', details: { field: 'limitt' } });
+    expect(result._meta.credits).toEqual({ charged: 0, remaining: 100, worstCase: expect.any(Number) });
+    expect(refused.remaining).toBe(100);
+    expect(refused.sent).toEqual([]);
+  });
+});
