@@ -57,7 +57,7 @@ import { buildOpenApi } from '../rest-bridge/openapi.ts';
 import { createRestHandler } from '../rest-bridge/rest-handler.ts';
 import { OPERATIONS, operationByField } from '../schema/catalogue/index.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
-import { MAX_WAITING_TESTS } from '../schema/catalogue/webhooks.ts';
+import { MAX_WAITING_TESTS, REDELIVERY_WINDOW } from '../schema/catalogue/webhooks.ts';
 import { createOperationExecutor } from '../schema/execute-operation.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import { createBillingGate } from '../schema/pipeline/billing-gate.ts';
@@ -275,6 +275,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       newEventId: () => newEventId(now()),
       clock: now,
       maxWaitingTests: MAX_WAITING_TESTS,
+      redeliveryWindow: REDELIVERY_WINDOW,
     });
     if (options.jobs?.autostart !== false) await jobs.start();
 

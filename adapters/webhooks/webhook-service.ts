@@ -153,6 +153,8 @@ export interface WebhookServiceOptions {
   clock: () => Date;
   /** Test deliveries a webhook may have waiting (pending or retrying) before another test is refused. */
   maxWaitingTests: number;
+  /** Redeliveries of one delivery per window (opened by the first after the last one closed) before another is refused. */
+  redeliveryWindow: { maxRedeliveries: number; windowSeconds: number };
 }
 
 /** Longer than an attempt's timeout. */
@@ -174,6 +176,16 @@ function testsWaiting(limit: number, retryAfterSeconds: number): ResourceError {
     'busy',
     `This webhook has ${limit} test deliveries waiting to be delivered (pending or retrying), as many as it may: once its receiver answers 2xx, redeliver one (POST /v1/webhook-deliveries/{id}/redeliver) or wait for their retries, then test again.`,
     { reason: 'test_deliveries_waiting', maxWaitingTests: limit },
+    retryAfterSeconds,
+  );
+}
+
+/** A delivery redelivered as often as its window allows: the window closes by itself. */
+function tooManyRedeliveries(window: WebhookServiceOptions['redeliveryWindow'], retryAfterSeconds: number): ResourceError {
+  return new ResourceError(
+    'busy',
+    `This delivery was redelivered ${window.maxRedeliveries} times in the ${window.windowSeconds / 60} minutes since the first of them, as often as it may: redeliver it again in ${retryAfterSeconds} s (Retry-After), or send a test (POST /v1/webhooks/{id}/test) to try the receiver meanwhile.`,
+    { reason: 'too_many_redeliveries', maxRedeliveries: window.maxRedeliveries, windowSeconds: window.windowSeconds },
     retryAfterSeconds,
   );
 }
@@ -357,6 +369,25 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     async redeliver(workspaceId, deliveryId) {
       const status = await requireDelivery(workspaceId, deliveryId);
       if (status !== 'active') throw disabled(status);
+      const { maxRedeliveries, windowSeconds } = options.redeliveryWindow;
+      const now = clock();
+      const closedBefore = new Date(now.getTime() - windowSeconds * 1000).toISOString();
+      // Checked and counted in one statement (the row's lock), so redeliveries sent at once cannot all pass the bound.
+      const [counted] = await db.all<{ id: string }>(
+        `update "webhook_delivery" set
+           "redelivery_window_start" = case when "redelivery_window_start" is null or "redelivery_window_start" <= ?::timestamptz then ?::timestamptz else "redelivery_window_start" end,
+           "redeliveries_in_window" = case when "redelivery_window_start" is null or "redelivery_window_start" <= ?::timestamptz then 1 else "redeliveries_in_window" + 1 end
+         where "id" = ? and ("redelivery_window_start" is null or "redelivery_window_start" <= ?::timestamptz or "redeliveries_in_window" < ?)
+         returning "id"`,
+        [closedBefore, now.toISOString(), closedBefore, deliveryId, closedBefore, maxRedeliveries],
+      );
+      if (!counted) {
+        const [row] = await db.all<{ redelivery_window_start: unknown }>(`select "redelivery_window_start" from "webhook_delivery" where "id" = ?`, [deliveryId]);
+        if (!row) throw notFound('delivery', deliveryId);
+        // Until the window closes, at least a second from now.
+        const closesMs = row.redelivery_window_start ? Date.parse(iso(row.redelivery_window_start)) + windowSeconds * 1000 - now.getTime() : 0;
+        throw tooManyRedeliveries(options.redeliveryWindow, Math.max(1, Math.ceil(closesMs / 1000)));
+      }
       await options.deliverNow(deliveryId, 'redeliver');
       return deliveryOf(deliveryId);
     },

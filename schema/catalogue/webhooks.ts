@@ -25,6 +25,11 @@ export const EXAMPLE_DELIVERY_ID = '00000000-0000-4000-8000-000000000002';
  * one way an account adds deliveries at will, each retried up to nine times over three days.
  */
 export const MAX_WAITING_TESTS = 10;
+/**
+ * Redeliveries of one delivery per window (an hour from the first redelivery after the last window closed), before
+ * another is refused with 429: each is an attempt row and a request to the receiver, made at will.
+ */
+export const REDELIVERY_WINDOW = { maxRedeliveries: 5, windowSeconds: 3_600 } as const;
 
 export const createWebhook = defineOperation({
   ...RESOURCE,
@@ -160,7 +165,7 @@ export const redeliverWebhookDelivery = defineOperation({
   ...RESOURCE,
   operationId: 'redeliverWebhookDelivery',
   description:
-    'Attempts a past delivery again now: the same event id and body, signed with the webhook’s current secret. Answers with the delivery once the attempt is recorded. 404 when it is not this account’s.',
+    `Attempts a past delivery again now: the same event id and body, signed with the webhook’s current secret. Answers with the delivery once the attempt is recorded. 404 when it is not this account’s; 409 while the webhook is disabled; 429 (\`details.reason\` \`too_many_redeliveries\`, with \`Retry-After\`) once the delivery was redelivered ${REDELIVERY_WINDOW.maxRedeliveries} times within an hour.`,
   graphql: { kind: 'mutation', field: 'redeliverWebhookDelivery' },
   rest: { method: 'POST', path: '/v1/webhook-deliveries/:id/redeliver' },
   tool: 'redeliver_webhook_delivery',

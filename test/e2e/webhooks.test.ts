@@ -270,6 +270,29 @@ describe('deliveries', () => {
     expect(again.body.data).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
+  it('refuses a sixth redelivery of one delivery within the hour with 429, also when sent at once, sending nothing', async () => {
+    receiver.answer('/redelivered', { status: 200 });
+    const hook = await createWebhook('/redelivered');
+    const sent = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    const other = (await svc.request('POST', `/v1/webhooks/${hook.id}/test`, { key })).body.data;
+    const received = receiver.at('/redelivered').length;
+    const redeliver = (id: string) => svc.request('POST', `/v1/webhook-deliveries/${id}/redeliver`, { key });
+    // Before: all 8 were sent, and as many more as asked.
+    const at = await Promise.all(Array.from({ length: 8 }, () => redeliver(sent.id)));
+    expect(at.map((res) => res.status).sort()).toEqual([...Array(5).fill(200), ...Array(3).fill(429)]);
+    const refused = at.find((res) => res.status === 429)!;
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', retryable: true, details: { reason: 'too_many_redeliveries', maxRedeliveries: 5, windowSeconds: 3600 } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3_500);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3_600);
+    expect(receiver.at('/redelivered').length - received).toBe(5);
+    expect((await delivery(sent.id)).attemptLog.map((a: { trigger: string }) => a.trigger)).toEqual(['test', ...Array(5).fill('redeliver')]);
+    // Each delivery has a window of its own; the full one closes an hour after its first redelivery.
+    expect((await redeliver(other.id)).status).toBe(200);
+    offsetMs += 3_600_000;
+    expect((await redeliver(sent.id)).status).toBe(200);
+    expect((await delivery(sent.id)).attempts).toBe(7);
+  });
+
   it('honours Retry-After, and a 410 disables the webhook at once', async () => {
     receiver.answer('/busy', { status: 429, headers: { 'retry-after': '120' } });
     const busy = await createWebhook('/busy');

@@ -20,6 +20,7 @@ import { Migration20261125005000_idempotency_secrets_purged } from './Migration2
 import { Migration20261125004000_oauth_sessions_hashed } from './Migration20261125004000_oauth_sessions_hashed.ts';
 import { Migration20261125006000_platform_text_storable } from './Migration20261125006000_platform_text_storable.ts';
 import { Migration20261125007000_monitor_result_published_at } from './Migration20261125007000_monitor_result_published_at.ts';
+import { Migration20261125008000_webhook_redelivery_window } from './Migration20261125008000_webhook_redelivery_window.ts';
 
 /** Every committed migration, in order; each domain appends its own (one line each). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125005000_idempotency_secrets_purged', class: Migration20261125005000_idempotency_secrets_purged },
   { name: 'Migration20261125006000_platform_text_storable', class: Migration20261125006000_platform_text_storable },
   { name: 'Migration20261125007000_monitor_result_published_at', class: Migration20261125007000_monitor_result_published_at },
+  { name: 'Migration20261125008000_webhook_redelivery_window', class: Migration20261125008000_webhook_redelivery_window },
 ];

@@ -66,6 +66,7 @@ describe(`webhook delivery read (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' 
       newEventId: randomUUID,
       clock: () => new Date(at),
       maxWaitingTests: 10,
+      redeliveryWindow: { maxRedeliveries: 5, windowSeconds: 3_600 },
     });
 
     const read = await service.delivery(workspaceId, deliveryId);
