@@ -4,14 +4,13 @@ import { UpstreamError } from '../upstream/upstream-error.ts';
 import type {
   AboutDetails,
   Article,
-  EditHistory,
   MicroblogList,
   MicroblogPost,
   MicroblogProfile,
   MicroblogSpace,
 } from '../shapes/microblog-shapes.ts';
 import { mapArticle } from './microblog-article-mapper.ts';
-import { mapEditHistory, editVersionIds } from './microblog-edit-history-mapper.ts';
+import { repliesOf, type Conversation } from './microblog-conversation.ts';
 import { asUpstreamError, checkResponse, tweetUnavailableError, userUnavailableError } from './microblog-errors.ts';
 import { isPrivateList, mapList } from './microblog-list-mapper.ts';
 import {
@@ -48,6 +47,12 @@ export interface Page<T> {
   next: string | null;
   /** Set when the platform sent back the cursor it was given (it cannot be walked further). */
   truncated?: Truncation;
+}
+
+/** A post read by id: the platform's result (edit control, why it is unavailable) and the post it maps to, or null. */
+export interface PostRead {
+  result: WireTweetResult | null;
+  post: MicroblogPost | null;
 }
 
 export interface PageRequest {
@@ -199,21 +204,11 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
     stats: http.stats,
     close: () => http.close(),
 
-    /** Up to 100 posts in one round trip; ids that cannot be returned map to null. */
-    getPostsByIds: (ids: string[]): Promise<Map<string, MicroblogPost | null>> =>
+    /** Up to 100 posts in one round trip; ids that cannot be returned have a null post. */
+    getPostsByIds: (ids: string[]): Promise<Map<string, PostRead>> =>
       guarded('TweetResultsByRestIds', async () => {
         const raw = await tweetResultsByIds(ids);
-        return new Map([...raw].map(([id, result]) => [id, result ? mapPost(result) : null]));
-      }),
-
-    getPost: (id: string): Promise<MicroblogPost> =>
-      guarded('TweetResultsByRestIds', async () => {
-        const result = (await tweetResultsByIds([id])).get(id);
-        const reason = unavailableTweetReason(result);
-        if (reason !== null) throw tweetUnavailableError(reason, id);
-        const post = mapPost(result);
-        if (!post) throw new UpstreamError('not_found', 'microblog', `post ${id} not available`);
-        return post;
+        return new Map([...raw].map(([id, result]) => [id, { result, post: result ? mapPost(result) : null }]));
       }),
 
     /** Up to 100 accounts in one round trip; unavailable accounts (suspended, deactivated, …) map to null. */
@@ -294,7 +289,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
      * The conversation page of a post (TweetDetail): ancestors before the focal entry, then reply modules.
      * `rankingMode` is the platform's own reply ranking.
      */
-    getConversation: (postId: string, opts: { cursor?: string; rankingMode?: ReplyRanking } = {}) =>
+    getConversation: (postId: string, opts: { cursor?: string; rankingMode?: ReplyRanking } = {}): Promise<Conversation> =>
       guarded('TweetDetail', async () => {
         const { timeline, focalIndex, focalResult } = await tweetDetail(postId, opts.cursor, opts.rankingMode);
         const entries = timeline.items.flatMap((it, index) => {
@@ -305,71 +300,20 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         const focal = focalResult ? mapPost(focalResult) : null;
         return {
           focal,
-          entries: entries as Array<{ post: MicroblogPost; moduleId: string | null; position: 'above' | 'focal' | 'below'; promoted: boolean }>,
+          entries: entries as Conversation['entries'],
           next: pageOf([], timeline, opts.cursor).next,
         };
       }),
 
     /** Replies under a post (replies to replies included); the post, posts above it and promoted posts left out. */
     getReplies: (postId: string, opts: { cursor?: string; rankingMode?: ReplyRanking } = {}): Promise<Page<MicroblogPost>> =>
-      guarded('TweetDetail', async () => {
-        const conversation = await client.getConversation(postId, opts);
-        const items = conversation.entries
-          .filter((e) => e.position === 'below' && !e.promoted && e.post.id !== postId)
-          .map((e) => e.post);
-        return { items, next: conversation.next };
-      }),
-
-    /** The author's own thread containing the post, first post first, from the first conversation page. */
-    getThread: (postId: string): Promise<MicroblogPost[]> =>
-      guarded('TweetDetail', async () => {
-        const conversation = await client.getConversation(postId, {});
-        const focal = conversation.focal;
-        if (!focal) throw new UpstreamError('not_found', 'microblog', `post ${postId} not found`);
-        const authorId = focal.author.id;
-        const above = conversation.entries.filter((e) => e.position === 'above').map((e) => e.post);
-        const chain: MicroblogPost[] = [focal];
-        // Walk up: the contiguous run of the author's own posts the focal post continues from.
-        for (let i = above.length - 1; i >= 0; i--) {
-          const post = above[i];
-          if (post.author.id !== authorId || chain[0].inReplyToId !== post.id) break;
-          chain.unshift(post);
-        }
-        // Walk down: self-replies that continue the last post of the chain, module by module.
-        const below = conversation.entries.filter((e) => e.position === 'below' && !e.promoted);
-        let extended = true;
-        while (extended) {
-          extended = false;
-          const last = chain[chain.length - 1];
-          const next = below.find((e) => e.post.author.id === authorId && e.post.inReplyToId === last.id);
-          if (next && !chain.some((p) => p.id === next.post.id)) {
-            chain.push(next.post);
-            extended = true;
-          }
-        }
-        return chain;
-      }),
+      guarded('TweetDetail', async () => repliesOf(postId, await client.getConversation(postId, opts))),
 
     /** Posts quoting a post: the web client's quotes view is a search for `quoted_tweet_id:{id}`. */
     getQuotes: (postId: string, page: PageRequest = {}): Promise<Page<MicroblogPost>> =>
       guarded('SearchTimeline', async () => {
         const timeline = await searchTimeline(`quoted_tweet_id:${postId}`, 'Latest', page);
         return pageOf(postsOf(timeline), timeline, page.cursor);
-      }),
-
-    /** Edit history: the post's `edit_control` lists every version id; the versions come in one bulk call. */
-    getEditHistory: (postId: string): Promise<EditHistory> =>
-      guarded('TweetResultsByRestIds', async () => {
-        const result = (await tweetResultsByIds([postId])).get(postId);
-        const reason = unavailableTweetReason(result);
-        if (reason !== null) throw tweetUnavailableError(reason, postId);
-        const ids = editVersionIds(result);
-        const versions = await tweetResultsByIds(ids);
-        const posts = [...versions.values()].flatMap((r) => {
-          const post = r ? mapPost(r) : null;
-          return post ? [post] : [];
-        });
-        return mapEditHistory(postId, result, posts);
       }),
 
     getReposters: (postId: string, page: PageRequest = {}): Promise<Page<MicroblogProfile>> =>

@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import { repliesOf, threadOf } from '../../adapters/microblog/microblog-conversation.ts';
 import type { ReplyRanking } from '../../adapters/microblog/microblog-operations.ts';
 import type { Article, EditHistory, MicroblogPost, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
@@ -15,7 +16,7 @@ export async function getMicroblogPosts(args: { ids: string }, ctx: RequestConte
 }
 
 export function getMicroblogPost(args: { id: string }, ctx: RequestContext): Promise<MicroblogPost> {
-  return microblogClient(ctx).getPost(args.id);
+  return microblogLoaders(ctx).post(args.id);
 }
 
 const RANKINGS: Record<'latest' | 'relevance' | 'likes', ReplyRanking> = { latest: 'Recency', relevance: 'Relevance', likes: 'Likes' };
@@ -25,11 +26,13 @@ export function getMicroblogReplies(
   ctx: RequestContext,
   info: GraphQLResolveInfo,
 ): Promise<Page<MicroblogPost>> {
-  return cursorPage<MicroblogPost, string>(ctx, info, args, (cursor) => microblogClient(ctx).getReplies(args.id, { cursor, rankingMode: RANKINGS[args.sort] }));
+  return cursorPage<MicroblogPost, string>(ctx, info, args, async (cursor) =>
+    repliesOf(args.id, await microblogLoaders(ctx).conversation({ postId: args.id, cursor, rankingMode: RANKINGS[args.sort] })),
+  );
 }
 
-export function getMicroblogThread(args: { id: string }, ctx: RequestContext): Promise<MicroblogPost[]> {
-  return microblogClient(ctx).getThread(args.id);
+export async function getMicroblogThread(args: { id: string }, ctx: RequestContext): Promise<MicroblogPost[]> {
+  return threadOf(args.id, await microblogLoaders(ctx).conversation({ postId: args.id }));
 }
 
 export function getMicroblogReposters(args: { id: string; limit: number; cursor?: string }, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Page<MicroblogProfile>> {
@@ -52,5 +55,5 @@ export function getMicroblogQuotes(args: { id: string; limit: number; cursor?: s
 }
 
 export function getMicroblogPostEdits(args: { id: string }, ctx: RequestContext): Promise<EditHistory> {
-  return microblogClient(ctx).getEditHistory(args.id);
+  return microblogLoaders(ctx).editHistory(args.id);
 }

@@ -236,6 +236,49 @@ describe('quotes and edit history', () => {
   });
 });
 
+describe('identical platform reads within one request run once', () => {
+  /** Upstream round trips a call makes. */
+  async function roundTrips<T>(call: () => Promise<T>): Promise<{ result: T; trips: number }> {
+    const { client } = microblogOf(svc);
+    const before = client.stats.requests;
+    const result = await call();
+    return { result, trips: client.stats.requests - before };
+  }
+
+  it("edit history reuses the post's own read: one round trip for a post never edited, one more for the other versions", async () => {
+    const plain = await roundTrips(() => get(`/v1/microblog/posts/${SIM_POSTS.quoted}/edits`));
+    expect(plain.result.body.data.editPostIds).toEqual([SIM_POSTS.quoted]);
+    expect(plain.trips).toBe(1);
+    const edited = await roundTrips(() => get(`/v1/microblog/posts/${SIM_POSTS.editedLatest}/edits`));
+    expect(edited.result.body.data.versions).toHaveLength(2);
+    expect(edited.trips).toBe(2);
+    const gql = await roundTrips(() => svc.graphql(`query($id: String!) { microblogPost(id: $id) { id editHistory { editPostIds } } }`, { id: SIM_POSTS.quoted }, key));
+    expect(gql.result.body.errors).toBeUndefined();
+    expect(gql.result.body.data.microblogPost.editHistory.editPostIds).toEqual([SIM_POSTS.quoted]);
+    expect(gql.trips).toBe(1);
+  });
+
+  it('a thread and its replies in the same ranking read the conversation page once, root fields or edges', async () => {
+    const roots = await roundTrips(() =>
+      svc.graphql(
+        `query($id: String!) { microblogPostThread(id: $id) { id } microblogPostReplies(id: $id, sort: "relevance") { items { id } } }`,
+        { id: SIM_POSTS.threadHead },
+        key,
+      ),
+    );
+    expect(roots.result.body.errors).toBeUndefined();
+    expect(roots.result.body.data.microblogPostThread.map((p: { id: string }) => p.id)[0]).toBe(SIM_POSTS.threadHead);
+    expect(roots.result.body.data.microblogPostReplies.items.length).toBeGreaterThan(0);
+    expect(roots.trips).toBe(1);
+    const edges = await roundTrips(() =>
+      svc.graphql(`query($id: String!) { microblogPost(id: $id) { thread { id } replies(sort: "relevance") { items { id } } } }`, { id: SIM_POSTS.threadHead }, key),
+    );
+    expect(edges.result.body.errors).toBeUndefined();
+    // The post itself, then one conversation page for both edges.
+    expect(edges.trips).toBe(2);
+  });
+});
+
 describe('GraphQL walks', () => {
   it('post → author profile → followers; authors batched in one round trip, quotedPost without one', async () => {
     const { client } = microblogOf(svc);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMicroblogClient, type MicroblogClient } from '../../../adapters/microblog/microblog-client.ts';
+import { threadOf } from '../../../adapters/microblog/microblog-conversation.ts';
 import { createMicroblogLoaders } from '../../../adapters/microblog/microblog-loaders.ts';
 import { startMicroblogSim, type MicroblogSim } from '../../../adapters/sim/microblog/microblog-sim.ts';
 import { SIM_ACCOUNTS } from '../../../adapters/sim/microblog/microblog-world-generator.ts';
@@ -17,6 +18,10 @@ import { upstreamFailure } from '../../support/upstream-errors.ts';
 let sim: MicroblogSim;
 let client: MicroblogClient;
 const userId = (name: string) => sim.world.userByName(name)!.id;
+// A fresh loader set per read, as each request gets its own: nothing is remembered between reads.
+const getPost = (id: string) => createMicroblogLoaders(client).post(id);
+const getEditHistory = (id: string) => createMicroblogLoaders(client).editHistory(id);
+const getThread = async (id: string) => threadOf(id, await client.getConversation(id));
 
 async function control(method: string, path: string, body?: unknown) {
   const res = await fetch(`${sim.url}/__sim${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -50,10 +55,10 @@ describe('microblog client against the simulated platform over HTTP', () => {
     expect((await upstreamFailure(client.getUserByUsername('nobody_here'))).kind).toBe('not_found');
     const suspended = await upstreamFailure(client.getUserByUsername(SIM_ACCOUNTS.suspended));
     expect([suspended.kind, suspended.reason]).toEqual(['not_public', 'suspended']);
-    expect((await upstreamFailure(client.getPost('1'))).kind).toBe('not_found');
-    expect((await upstreamFailure(client.getThread('1'))).kind).toBe('not_found');
+    expect((await upstreamFailure(getPost('1'))).kind).toBe('not_found');
+    expect((await upstreamFailure(getThread('1'))).kind).toBe('not_found');
     const protectedPost = sim.world.postsByAuthor.get(userId(SIM_ACCOUNTS.protected))![0];
-    const hidden = await upstreamFailure(client.getPost(protectedPost.id));
+    const hidden = await upstreamFailure(getPost(protectedPost.id));
     expect([hidden.kind, hidden.reason]).toEqual(['not_public', 'protected']);
   });
 
@@ -104,10 +109,10 @@ describe('microblog client against the simulated platform over HTTP', () => {
 
   it('assembles the author thread and the replies (promoted post and the post itself left out)', async () => {
     const head = sim.world.timeline.find((p) => p.text.startsWith('A thread about caches'))!;
-    const thread = await client.getThread(head.id);
+    const thread = await getThread(head.id);
     expect(thread.map((p) => p.text.slice(0, 16))).toEqual(['A thread about c', '@carol Part 2/4:', '@carol Part 3/4:', '@carol Part 4/4:']);
     // Any post of the thread gives the same thread.
-    expect((await client.getThread(thread[2].id)).map((p) => p.id)).toEqual(thread.map((p) => p.id));
+    expect((await getThread(thread[2].id)).map((p) => p.id)).toEqual(thread.map((p) => p.id));
     const all: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 10; i++) {
@@ -124,7 +129,7 @@ describe('microblog client against the simulated platform over HTTP', () => {
 
   it('reads edit history: every version, oldest first', async () => {
     const latest = sim.world.timeline.find((p) => p.text.startsWith('Launch day for our new API (edited'))!;
-    const history = EditHistoryShape.parse(await client.getEditHistory(latest.id));
+    const history = EditHistoryShape.parse(await getEditHistory(latest.id));
     expect(history.editPostIds).toHaveLength(2);
     expect(history.latestPostId).toBe(latest.id);
     expect(history.versions.map((v) => v.text)).toEqual(['Launch day for our new API #Launch', latest.text]);
@@ -146,14 +151,14 @@ describe('microblog client against the simulated platform over HTTP', () => {
     const at = Date.UTC(2026, 7, 1, 13, 0, 0);
     const added = await control('POST', '/microblog/posts', { username: SIM_ACCOUNTS.plain, text: 'Fresh from the control route', at });
     expect(added.status).toBe(201);
-    const post = await client.getPost(added.body.id);
+    const post = await getPost(added.body.id);
     expect([post.text, post.createdAt]).toEqual(['Fresh from the control route', new Date(at).toISOString()]);
     const edited = await control('POST', `/microblog/posts/${added.body.id}/edit`, { text: 'Fresh, edited', at: at + 1000 });
-    expect((await client.getEditHistory(added.body.id)).versions.map((v) => v.text)).toEqual(['Fresh from the control route', 'Fresh, edited']);
+    expect((await getEditHistory(added.body.id)).versions.map((v) => v.text)).toEqual(['Fresh from the control route', 'Fresh, edited']);
     const repost = await control('POST', `/microblog/posts/${edited.body.id}/repost`, { username: SIM_ACCOUNTS.blue, at: at + 2000 });
-    expect((await client.getPost(repost.body.id)).repostedPost?.text).toBe('Fresh, edited');
+    expect((await getPost(repost.body.id)).repostedPost?.text).toBe('Fresh, edited');
     await control('DELETE', `/microblog/posts/${edited.body.id}`);
-    expect((await client.getPostsByIds([edited.body.id])).get(edited.body.id)).toBeNull();
+    expect((await client.getPostsByIds([edited.body.id])).get(edited.body.id)?.post).toBeNull();
   });
 });
 
