@@ -5,7 +5,8 @@ import { keyRoutes } from './key-routes.ts';
 import { rotationRoutes } from './rotation-routes.ts';
 import { usageRoutes } from './usage-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
-import { page, redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
+import { readBody } from '../core/read-body.ts';
+import { FORM_BODY_BYTES, FORM_FIELDS_MAX, hasTooManyFields, page, redirect, toDashboardRequest, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
 import { html } from './html.ts';
 import { MessagePage } from './pages/account-pages.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
@@ -65,7 +66,13 @@ export function createDashboard(deps: DashboardDeps) {
     route('GET', `${ws}/webhooks`, activity.webhooks),
   ];
 
-  return async (req: IncomingMessage, body: string): Promise<DashboardResponse> => {
+  return async (req: IncomingMessage): Promise<DashboardResponse> => {
+    const body = await readBody(req, FORM_BODY_BYTES);
+    // Closed, as the listener's own 413s: on keep-alive node would otherwise read and discard the declared body.
+    if (body === undefined) return page(html`<${MessagePage} title="Form refused" message=${`The request body is over ${FORM_BODY_BYTES / 1024} KiB; no page of the dashboard posts that much.`} />`, 413, { connection: 'close' });
+    if (hasTooManyFields(req, body)) {
+      return page(html`<${MessagePage} title="Form refused" message=${`The form has more than ${FORM_FIELDS_MAX} fields; no page of the dashboard posts that many.`} />`, 400);
+    }
     const request = toDashboardRequest(req, body, deps.httpsPublicUrl);
     const refused = fieldWithNul(request);
     if (refused !== undefined) {

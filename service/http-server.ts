@@ -87,8 +87,13 @@ function bodyLimitMessage(limit: number): string {
 }
 
 
-/** Request media types yoga parses; anything else is refused before it reaches yoga. */
-const GRAPHQL_MEDIA_TYPES = /^\s*(application\/(json|graphql|graphql-response\+json|x-www-form-urlencoded)|multipart\/form-data)\b/i;
+/**
+ * Request media types yoga is given; anything else is refused before it reaches yoga. Not form or multipart data,
+ * which yoga also parses: the form parser takes time super-linear in the fields (a 1 MiB form held the event loop
+ * for seconds), and yoga decodes their `variables`, `extensions` and `operations` members itself, past the listener's
+ * JSON depth check. No field of the schema takes a file, and no client needs them (docs/api-conventions.md "Requests").
+ */
+const GRAPHQL_MEDIA_TYPES = /^\s*application\/(json|graphql|graphql-response\+json)\b/i;
 
 export interface HttpRoutes {
   deps: ServiceDeps;
@@ -236,7 +241,8 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       const tooLarge = () => graphqlErrorResponse('payload_too_large', bodyLimitMessage(limit), { field: 'body', maximum: limit });
       if (Number(req.headers['content-length'] ?? 0) > limit) return send(res, requestId, tooLarge(), await creditHeaders(ctx));
       if (req.method === 'POST' && !GRAPHQL_MEDIA_TYPES.test(req.headers['content-type'] ?? '')) {
-        return send(res, requestId, graphqlErrorResponse('unsupported_media_type', 'GraphQL requests are POSTed as application/json (or application/graphql, form or multipart data).'));
+        const message = 'GraphQL requests are POSTed as application/json (or application/graphql); form and multipart data are not taken.';
+        return send(res, requestId, graphqlErrorResponse('unsupported_media_type', message, { field: 'content-type' }), await creditHeaders(ctx));
       }
       const common = isJsonPost(req);
       const json = req.method === 'POST' && JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '');
@@ -261,17 +267,18 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
       res.end(routes.openApiJson);
       return;
     }
+    // The dashboard reads its own body, under its own small limit (dashboard/dashboard-http.ts, FORM_BODY_BYTES).
+    if (path === '/dashboard' || path.startsWith('/dashboard/')) {
+      const page = await routes.dashboard(req);
+      res.writeHead(page.status, { 'x-request-id': requestId, ...page.headers });
+      res.end(req.method === 'HEAD' ? undefined : page.body);
+      return;
+    }
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === undefined) {
       // Refused unread: nothing charged, and the caller's balance when the key is valid, as on every response.
       const refused = newContext(routes, req, path === '/mcp' ? 'mcp' : 'rest', requestId, seen);
       return send(res, requestId, errorEnvelope(requestId, 'payload_too_large'), { connection: 'close', ...(await creditHeaders(refused)) });
-    }
-    if (path === '/dashboard' || path.startsWith('/dashboard/')) {
-      const page = await routes.dashboard(req, body);
-      res.writeHead(page.status, { 'x-request-id': requestId, ...page.headers });
-      res.end(req.method === 'HEAD' ? undefined : page.body);
-      return;
     }
     if (path === '/mcp') {
       const ctx = newContext(routes, req, 'mcp', requestId, seen);
