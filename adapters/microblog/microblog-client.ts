@@ -23,7 +23,7 @@ import {
 } from './microblog-operations.ts';
 import { mapPost, unavailableTweetReason, unwrapTweet } from './microblog-post-mapper.ts';
 import { mapSpace } from './microblog-space-mapper.ts';
-import { isTweetItem, parseTimeline, timelineInstructions, type ParsedTimeline } from './microblog-timeline-parser.ts';
+import { isTweetItem, parseTimeline, timelineInstructions, type ParsedTimeline, type UserItem } from './microblog-timeline-parser.ts';
 import { isAvailableUser, mapAboutDetails, mapProfile, unavailableUserReason } from './microblog-user-mapper.ts';
 import type { WireBody, WireTweetResult, WireUser, WireUserResult } from './wire.ts';
 
@@ -47,6 +47,8 @@ export interface Page<T> {
   next: string | null;
   /** Set when the platform sent back the cursor it was given (it cannot be walked further). */
   truncated?: Truncation;
+  /** Accounts the platform listed on this page but that cannot be returned (suspended, deactivated): left out. */
+  leftOut?: number;
 }
 
 /** A post read by id: the platform's result (edit control, why it is unavailable) and the post it maps to, or null. */
@@ -125,8 +127,11 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
     }
   }
 
-  function profilesOf(timeline: ParsedTimeline): MicroblogProfile[] {
-    return timeline.items.flatMap((it) => (it.kind === 'user' && isAvailableUser(it.result) ? [mapProfile(it.result)] : []));
+  /** A page of accounts; those the platform lists as unavailable are left out, and counted. */
+  function profilePageOf(timeline: ParsedTimeline, cursorSent: string | undefined): Page<MicroblogProfile> {
+    const listed = timeline.items.filter((it): it is UserItem => it.kind === 'user');
+    const profiles = listed.flatMap((it) => (isAvailableUser(it.result) ? [mapProfile(it.result)] : []));
+    return { ...pageOf(profiles, timeline, cursorSent), leftOut: listed.length - profiles.length };
   }
 
   function postsOf(timeline: ParsedTimeline): MicroblogPost[] {
@@ -282,7 +287,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         if (!userResult) throw new UpstreamError('not_found', 'microblog', `account ${userId} not found`);
         if (userResult.__typename === 'UserUnavailable') throw userUnavailableError(String(userResult.reason), userId);
         const timeline = parseTimeline(timelineInstructions(body, operation));
-        return pageOf(profilesOf(timeline), timeline, page.cursor);
+        return profilePageOf(timeline, page.cursor);
       }),
 
     /**
@@ -320,7 +325,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
       guarded('Retweeters', async () => {
         const body = await call('Retweeters', { tweetId: postId, count: page.count ?? 20, cursor: page.cursor, includePromotedContent: false });
         const timeline = parseTimeline(timelineInstructions(body, 'Retweeters'));
-        return pageOf(profilesOf(timeline), timeline, page.cursor);
+        return profilePageOf(timeline, page.cursor);
       }),
 
     /** Post search with the platform's query operators (`from:`, `since:`, `min_faves:` …); product Latest or Top. */
@@ -334,7 +339,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
     searchUsers: (query: string, page: PageRequest = {}): Promise<Page<MicroblogProfile>> =>
       guarded('SearchTimeline', async () => {
         const timeline = await searchTimeline(query, 'People', page);
-        return pageOf(profilesOf(timeline), timeline, page.cursor);
+        return profilePageOf(timeline, page.cursor);
       }),
 
     getList: (listId: string): Promise<MicroblogList> =>
@@ -351,7 +356,7 @@ export function createMicroblogClient(opts: MicroblogClientOptions) {
         const body = await call('ListMembers', { listId, count: page.count ?? 20, cursor: page.cursor, withSafetyModeUserFields: true });
         if (!body?.data?.list) throw new UpstreamError('not_found', 'microblog', `list ${listId} not found`);
         const timeline = parseTimeline(timelineInstructions(body, 'ListMembers'));
-        return pageOf(profilesOf(timeline), timeline, page.cursor);
+        return profilePageOf(timeline, page.cursor);
       }),
 
     getListPosts: (listId: string, page: PageRequest = {}): Promise<Page<MicroblogPost>> =>

@@ -12,8 +12,12 @@ import { microblogClient } from './microblog-context.ts';
 interface AccountPageState {
   u: string;
   c: string;
-  /** Accounts seen so far and the profile's own count of them, where it has one (followers, following). */
+  /**
+   * Accounts returned so far, those the platform listed but that were left out (suspended), and the profile's own
+   * count of them, where it has one (followers, following).
+   */
   n?: number;
+  o?: number;
   t?: number;
 }
 
@@ -43,14 +47,16 @@ function accountPage<T>(
     const profile = state ? undefined : await firstPageAccount(ctx, info, args.user, known);
     const userId = state ? state.u : profile!.id;
     const page = await fetch(userId, { cursor: state?.c, count: args.limit });
-    // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it.
+    // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it. It
+    // counts the accounts the platform lists but the page leaves out (suspended) as well.
     const total = state?.t ?? (profile && totalOf ? totalOf(profile) : undefined);
     const seen = (state?.n ?? 0) + page.items.length;
+    const leftOut = (state?.o ?? 0) + (page.leftOut ?? 0);
     if (page.truncated) return { items: page.items, next: null, truncated: { ...page.truncated, seen, expected: total ?? null } };
     // The platform ended the list short of the profile's own count of it.
-    if (!page.next && total !== undefined && seen < total) return { items: page.items, next: null, truncated: capped(seen, total) };
-    if (!page.next || (total !== undefined && seen >= total)) return { items: page.items, next: null };
-    return { items: page.items, next: { u: userId, c: page.next, ...(total === undefined ? {} : { n: seen, t: total }) } };
+    if (!page.next && total !== undefined && seen + leftOut < total) return { items: page.items, next: null, truncated: capped(seen, total) };
+    if (!page.next || (total !== undefined && seen + leftOut >= total)) return { items: page.items, next: null };
+    return { items: page.items, next: { u: userId, c: page.next, ...(total === undefined ? {} : { n: seen, ...(leftOut ? { o: leftOut } : {}), t: total }) } };
   });
 }
 

@@ -48,6 +48,22 @@ describe('GET /v1/microblog/users/{user}/followers', () => {
     expect(seen).toEqual(expected);
   });
 
+  it('ends on the page that reaches followersCount, a suspended follower (listed, left out) counted: no billed empty page', async () => {
+    const followers = world().followers.get(SIM_USER_IDS.org)!;
+    expect(followers.some((id) => world().users.get(id)!.suspended)).toBe(true);
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: any } = await get(`/v1/microblog/users/${SIM_ACCOUNTS.org}/followers${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+      sizes.push(page.body.data.length);
+      cursor = page.body.meta.nextCursor;
+      expect(page.body.meta).not.toHaveProperty('truncated');
+    } while (cursor && sizes.length < 10);
+    expect(sizes.every((size) => size > 0)).toBe(true);
+    expect(sizes).toHaveLength(Math.ceil(followers.length / 70));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(followers.filter((id) => !world().users.get(id)!.suspended).length);
+  });
+
   it('accepts @username and a numeric id alike', async () => {
     const byAt = await get(`/v1/microblog/users/@${SIM_ACCOUNTS.org}/followers`);
     const byId = await get(`/v1/microblog/users/${SIM_USER_IDS.org}/followers`);

@@ -147,7 +147,8 @@ export function createMicroblogOperations(world: MicroblogWorld) {
     const owner = timelineOwner(vars);
     if ('body' in owner) return owner.body;
     if (owner.user.protected) return userTimelineBody({ __typename: 'User' }, [{ type: 'TimelineAddEntries', entries: [] }]);
-    return userTimelineBody({ __typename: 'User' }, pagedInstructions(world.paging, `${op}:${owner.user.id}`, users.filter((u) => !u.suspended), vars, pageSize, userEntry));
+    // Suspended accounts stay in the list as UserUnavailable, as the platform lists them (Retweeters.json).
+    return userTimelineBody({ __typename: 'User' }, pagedInstructions(world.paging, `${op}:${owner.user.id}`, users, vars, pageSize, userEntry));
   }
 
   function relationship(map: Map<string, string[]>, vars: Vars): SimUser[] {
