@@ -4,6 +4,8 @@ import type { RequestContext } from '../core/request-context.ts';
 import type { ServiceDeps } from '../core/service-deps.ts';
 import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
+import { operationPolicy } from '../schema/pipeline/use-operation-policy.ts';
+import { operationByField } from '../schema/catalogue/index.ts';
 
 /**
  * `npm run bench:graphql-http`: CPU time per `POST /graphql { health }` of the GraphQL layer alone, the common path
@@ -12,8 +14,9 @@ import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
  * across processes do not. The listener's own work (HTTP parsing, the write) is the same for both and not in it.
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
-const graphql = createGraphQLServer({ graphiql: false });
-const common = createJsonPostHandler(graphql);
+const policy = operationPolicy(operationByField);
+const graphql = createGraphQLServer({ graphiql: false, policy });
+const common = createJsonPostHandler(graphql, policy);
 const deps = { serviceName: 'conversation-data-service', version: 'bench' } as ServiceDeps;
 const context = (): RequestContext => ({ requestId: 'req_bench', surface: 'graphql', authorization: undefined, meter: new Meter(), deps, responseHeaders: {}, memo: new Map(), now: () => new Date() });
 const body = JSON.stringify({ query: '{ health { status service version timestamp } }' });

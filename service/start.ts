@@ -312,7 +312,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const server = createHttpServer({
       deps,
       graphql,
-      graphqlJson: createJsonPostHandler(graphql),
+      graphqlJson: createJsonPostHandler(graphql, policy),
       rest: createRestHandler(executor, OPERATIONS),
       mcp,
       openApiJson: JSON.stringify(buildOpenApi(OPERATIONS, version)),

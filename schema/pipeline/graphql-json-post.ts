@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import type { RequestContext } from '../../core/request-context.ts';
+import { toCatalogueError } from './error-mapping.ts';
 import { graphqlResponseHeaders, type GraphQLServer } from './graphql-server.ts';
+import type { OperationPolicy } from './use-operation-policy.ts';
 
 /** A GraphQL-over-HTTP response, ready to be written: what yoga would have answered for the same request. */
 export interface GraphQLAnswer {
@@ -99,16 +103,55 @@ async function yogaAnswer(graphql: GraphQLServer, { body, headers }: JsonPost, c
 
 const BYTE_ORDER_MARK = 0xfeff;
 
+/** What yoga's plugins read of a request on this path: its method (a mutation over GET is refused, parse errors are 400). */
+const POST_REQUEST = { method: 'POST' };
+
+type Compiled = Pick<CompiledQuery, 'query' | 'stringify'>;
+
 /**
- * GraphQL over HTTP for the common request without the Fetch API: yoga's own handling of a request's parameters
- * (its onParams checks, the envelop pipeline with every plugin — parse and validation caches, compiled execution, the
- * operation policy, error masking — and its result processor), but no Request/Response conversion through
- * @whatwg-node/server, which cost more than the rest of a small call. Answers undefined, before anything ran, for a
- * request yoga must see whole (a body that is not one JSON object, an `Accept` that is not for JSON): the listener
- * then hands it to yoga. The schema has no subscriptions and no @defer/@stream, so a result is always single.
+ * A document's compiled form per operation name, as `useGraphQlJit` keeps it: yoga's parse cache hands every request
+ * of a query text the same document, so the entries go with the documents it holds. A document that does not compile
+ * (an unknown operation name) answers its errors, as execution would.
  */
-export function createJsonPostHandler(graphql: GraphQLServer) {
-  const { fetchAPI } = graphql;
+function compiler(schema: GraphQLSchema) {
+  const byDocument = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
+  return (document: DocumentNode, operationName: string | undefined): Compiled => {
+    let byName = byDocument.get(document);
+    if (!byName) byDocument.set(document, (byName = new Map()));
+    let entry = byName.get(operationName);
+    if (!entry) {
+      const compiled = compileQuery(schema, document, operationName);
+      entry = isCompiledQuery(compiled) ? compiled : { query: () => compiled, stringify: JSON.stringify };
+      byName.set(operationName, entry);
+    }
+    return entry;
+  };
+}
+
+/**
+ * GraphQL over HTTP for the common request without the Fetch API and without envelop's execute wrapper. Yoga's own
+ * pieces do what a client's text needs: its parameter checks (isPlainParams holds the same rules), its parse and
+ * validation through the envelop instance (parse cache, document limits, validation cache and error mapping, the
+ * HTTP status of a refused document) and its result processor. Execution is the one policy around the document
+ * compiled with graphql-jit, then yoga's error masking (`toCatalogueError`, once per error as yoga's `maskError`
+ * does): the same steps `useGraphQlJit`, `useOperationPolicy` and `useMaskedErrors` take in yoga's chain, without
+ * the chain. Answers undefined, before anything ran, for a request yoga must see whole (a body that is not one
+ * JSON object, an `Accept` that is not for JSON): the listener then hands it to yoga. The schema has no
+ * subscriptions and no @defer/@stream, so a result is always single.
+ */
+export function createJsonPostHandler(graphql: GraphQLServer, policy: OperationPolicy) {
+  const { schema } = graphql.getEnveloped({});
+  const compiledFor = compiler(schema);
+  const mask = (errors: readonly unknown[]): GraphQLError[] => errors.map((error) => toCatalogueError(error));
+  async function execute(document: DocumentNode, params: GraphQLParams, ctx: RequestContext): Promise<ExecutionResult> {
+    const args = { schema, document, variableValues: params.variables, contextValue: ctx, operationName: params.operationName };
+    const step = await policy(args);
+    if (step && 'answer' in step) return step.answer;
+    const compiled = compiledFor(document, args.operationName ?? undefined);
+    const executed = (await compiled.query(undefined, ctx, args.variableValues ?? {})) as ExecutionResult & { stringify?: unknown };
+    executed.stringify = compiled.stringify;
+    return step ? step.settle(executed) : executed;
+  }
   return async ({ body, headers }: JsonPost, ctx: RequestContext): Promise<GraphQLAnswer | undefined> => {
     // Yoga's own Request keeps a leading byte order mark, so the body is not JSON to it (400 on the path a request
     // with `Origin` takes); declined, it would reach yoga through the platform's Request, whose JSON reading drops
@@ -124,11 +167,23 @@ export function createJsonPostHandler(graphql: GraphQLServer) {
     }
     // Batches, bodies that are not an object and parameters yoga refuses get yoga's own refusals.
     if (!isPlainParams(params)) return undefined;
-    // Yoga's plugins read the request's method and headers (a mutation over GET is refused); its body is `params`.
-    const request = new fetchAPI.Request('http://localhost/graphql', { method: 'POST', headers: headers as Record<string, string> });
-    const result = await graphql.getResultForParams({ params, request }, ctx as never);
-    // Yoga's parameters handler always answers a result (errors included); only its types allow none.
-    const response = processRegularResult(result!, CAPTURE, mediaType) as unknown as CapturedResponse;
+    // What yoga's parameters handler adds to the context before its plugins see it.
+    Object.assign(ctx, { request: POST_REQUEST, params });
+    const enveloped = graphql.getEnveloped(ctx as never);
+    let result: ExecutionResult;
+    try {
+      const document = enveloped.parse(params.query!);
+      const invalid = enveloped.validate(enveloped.schema, document);
+      // Validation errors were mapped by their own plugin and are not masked, as in yoga.
+      if (invalid.length) result = { errors: invalid };
+      else {
+        result = await execute(document, params, ctx);
+        if (result.errors?.length) result = { ...result, errors: mask(result.errors) };
+      }
+    } catch (error) {
+      result = { errors: mask([error]) };
+    }
+    const response = processRegularResult(result, CAPTURE, mediaType) as unknown as CapturedResponse;
     return { status: response.init.status, headers: { ...response.init.headers, ...(await graphqlResponseHeaders(ctx)) }, body: response.body };
   };
 }

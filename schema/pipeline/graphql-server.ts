@@ -5,8 +5,7 @@ import { documentCache } from './document-cache.ts';
 import { useDocumentLimits } from './document-limits.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { useCatalogueValidationErrors } from './use-catalogue-validation-errors.ts';
-import { operationPolicy, useOperationPolicy, type OperationPolicy } from './use-operation-policy.ts';
-import { operationByField } from '../catalogue/index.ts';
+import { useOperationPolicy, type OperationPolicy } from './use-operation-policy.ts';
 import { useValidationCache } from './use-validation-cache.ts';
 import { reportNothingCharged } from './credit-headers.ts';
 import type { RequestContext } from '../../core/request-context.ts';
@@ -25,7 +24,7 @@ export async function graphqlResponseHeaders(ctx: RequestContext): Promise<Recor
  * graphql-yoga with the one policy pipeline, which the REST and MCP bridges run too (execute-operation.ts). `graphiql`:
  * serve the GraphiQL page on `GET /graphql` (off in production: it loads its scripts from unpkg.com unchecked).
  */
-export function createGraphQLServer(options: { graphiql: boolean; policy?: OperationPolicy }) {
+export function createGraphQLServer(options: { graphiql: boolean; policy: OperationPolicy }) {
   return createYoga<RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -47,7 +46,7 @@ export function createGraphQLServer(options: { graphiql: boolean; policy?: Opera
       // compiled form of each distinct document is cached (the bridges' catalogue documents compile once).
       useGraphQlJit(),
       useDocumentLimits(),
-      useOperationPolicy(options.policy ?? operationPolicy(operationByField)),
+      useOperationPolicy(options.policy),
       useCatalogueValidationErrors(),
       useValidationCache(),
       {

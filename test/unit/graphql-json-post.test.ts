@@ -4,9 +4,12 @@ import type { RequestContext } from '../../core/request-context.ts';
 import type { ServiceDeps } from '../../core/service-deps.ts';
 import { createJsonPostHandler, isJsonPost, jsonMediaTypeOf } from '../../schema/pipeline/graphql-json-post.ts';
 import { createGraphQLServer } from '../../schema/pipeline/graphql-server.ts';
+import { operationPolicy } from '../../schema/pipeline/use-operation-policy.ts';
+import { operationByField } from '../../schema/catalogue/index.ts';
 
-const graphql = createGraphQLServer({ graphiql: false });
-const answer = createJsonPostHandler(graphql);
+const policy = operationPolicy(operationByField);
+const graphql = createGraphQLServer({ graphiql: false, policy });
+const answer = createJsonPostHandler(graphql, policy);
 
 /** A call that needs nothing from the service: `__typename` is no operation of the catalogue. */
 const context = (): RequestContext => ({
