@@ -22,6 +22,12 @@ const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** oidc-provider's own rule for clients that authenticate: their refresh token is rotated only near its end. */
 const CONFIDENTIAL_ROTATION_PERCENT = 70;
+/**
+ * A registration access token only reads its client (RFC 7592 read; update and delete are off), a confidential
+ * client's secret included, and is never rotated (oidc-provider rotates it on updates alone): it ends 30 days after
+ * registration, when a client nobody connected is deleted too (docs/jobs.md).
+ */
+const REGISTRATION_ACCESS_TOKEN_TTL_S = 30 * 86_400;
 
 export interface AuthorizationServerOptions {
   /** The service's public base URL: the issuer (RFC 8414 / RFC 9207 `iss`). */
@@ -106,6 +112,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       // The approval's first 30 days: the storage adapter extends a grant to the end of each refresh token saved for it.
       Grant: REFRESH_TOKEN_TTL_S,
       RefreshToken: REFRESH_TOKEN_TTL_S,
+      RegistrationAccessToken: REGISTRATION_ACCESS_TOKEN_TTL_S,
     },
     // Public clients rotate on every use, confidential ones once 70 % of the token's life has passed. oidc-provider's
     // default rule also stops rotating after a year, when the last token then simply runs out 30 days later: a

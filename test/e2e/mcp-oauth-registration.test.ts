@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpSignIn } from '../support/mcp-sign-in.ts';
 import { pkcePair, registerClient } from '../support/oauth-client.ts';
 import { storedId } from '../../adapters/oauth/oauth-model-adapter.ts';
@@ -88,5 +88,37 @@ describe('client registration (RFC 7591) redirect URIs', () => {
     expect(res.headers.get('location')).toBeNull();
     // Refused by the policy, not for some other reason (an unknown client, a mismatched URI).
     expect(await res.text()).toContain('invalid_redirect_uri: redirect_uris: http://evil.example/cb may use http only on a loopback host');
+  });
+});
+
+describe('the registration access token (RFC 7592 client read)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const read = (clientId: string, token: string) => fetch(`${svc.url}/oauth/register/${clientId}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('reads the client for 30 days after registration, then is refused as invalid_token', async () => {
+    // oidc-provider checks expiry against Date and the storage adapter against the service's clock (Date by default):
+    // only Date is faked, so both read the moved time.
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const registered = await register(['https://agent.example/cb']);
+    expect(registered.status).toBe(201);
+    const { client_id: clientId, registration_access_token: token } = registered.body as { client_id: string; registration_access_token: string };
+    expect((await read(clientId, token)).status).toBe(200);
+    // Its row ends then too, so housekeeping deletes it (sweepExpiredOAuthModels) whether or not the client stays.
+    const [row] = await svc.service.orm.em.getConnection().execute<{ expires_at: Date | string }[]>(
+      `select "expires_at" from "oauth_model" where "kind" = 'RegistrationAccessToken' and "id" = ?`, [storedId('RegistrationAccessToken', token)], 'all');
+    expect(Math.abs(new Date(row.expires_at).getTime() - (start + 30 * 86_400_000))).toBeLessThan(5_000);
+    vi.setSystemTime(start + 30 * 86_400_000 - 60_000);
+    const late = await read(clientId, token);
+    expect(late.status).toBe(200);
+    expect((await late.json()).client_id).toBe(clientId);
+    // Before: read the client (and a confidential one's secret) for as long as the client existed.
+    vi.setSystemTime(start + 30 * 86_400_000 + 60_000);
+    const expired = await read(clientId, token);
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({ error: 'invalid_token' });
   });
 });
