@@ -66,7 +66,10 @@ export interface PersonStore {
    * client's IP) every sign-up attempt from it counts, refused ones included, throwing SignUpThrottled over the limit.
    */
   signUp(input: { email: string; password: string; name?: string; address?: string }): Promise<{ person: PersonRecord; workspace: WorkspaceRecord }>;
-  /** Checks the password; `address` (the client's IP) is throttled alongside the email. */
+  /**
+   * Checks the password; failures are throttled per account and `address` (the client's IP), per account and per
+   * address (sign-in-throttle.ts).
+   */
   signIn(input: { email: string; password: string; address?: string }): Promise<SignInResult>;
   /** Sets a new password and ends every session of the person. */
   setPassword(personId: string, password: string): Promise<void>;
@@ -203,8 +206,10 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
       const matches = await verifyPassword(password, row?.password_hash ?? decoy);
       if (!row || !row.password_hash || !matches) return { failure: 'invalid_credentials' };
-      await throttle.clear(keys[0].key);
-      await throttle.takeBack(attempt, keys.slice(1).map(({ key }) => key));
+      // The typos from this address are forgotten; the account's count from everywhere and the address's only lose this attempt.
+      const fromHere = keys[0]?.spareFirstOf;
+      if (fromHere) await throttle.clear(fromHere);
+      await throttle.takeBack(attempt, keys.map(({ key }) => key).filter((key) => key !== fromHere));
       return { person: { id: row.id, email: row.email, name: row.name, createdAt: toDate(row.created_at) } };
     },
 

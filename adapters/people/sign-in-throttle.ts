@@ -2,13 +2,24 @@ import type { SqlDb } from '../db/sql.ts';
 import { addressKey } from '../identity/address-key.ts';
 
 /**
- * Failed sign-ins counted per email and per client address, and sign-up attempts per address (an IPv6 one by its /64,
- * address-key.ts), in fixed windows, in the database so that every instance counts the same attempts. A key over its limit is refused until its window ends, before any password
- * is checked (so a flood of guesses costs no scrypt time either).
+ * Failed sign-ins counted per email from each client address, per email from all and per address, and sign-up
+ * attempts per address (an IPv6 one by its /64, address-key.ts), in fixed windows, in the database so that every
+ * instance counts the same attempts. A key over its limit is refused until its window ends, before any password is
+ * checked (so a flood of guesses costs no scrypt time either).
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-/** Guesses at one account: enough for typos, far too few for a dictionary. */
-export const FAILURES_PER_EMAIL = 5;
+/**
+ * Guesses at one account from one address: enough for typos, far too few for a dictionary. Counted per address so
+ * that guessing from elsewhere cannot lock the owner out (anyone could otherwise keep them out with a few requests
+ * per window).
+ */
+export const FAILURES_PER_EMAIL_PER_ADDRESS = 5;
+/**
+ * Guesses at one account from all addresses together. Over it, only an address with no failure at this account in
+ * its window is still let through, for one attempt: the owner signing in from their own address gets in, while
+ * guessing from many addresses is bounded by their number, one guess each.
+ */
+export const FAILURES_PER_EMAIL = 20;
 /** One address trying many accounts (or many people behind one NAT): looser. */
 export const FAILURES_PER_ADDRESS = 30;
 
@@ -37,15 +48,25 @@ export function signUpKeys(address: string): ThrottleKey[] {
 export interface ThrottleKey {
   key: string;
   limit: number;
+  /** Over `limit`, the attempt still goes on when it is the first counted against this other key in its window. */
+  spareFirstOf?: string;
 }
 
 /**
- * The keys a failed sign-in counts against. An email that no account can have (longer than any account's) is not one:
- * there is no account to guess at, and a row per such email would only store what an attacker chose.
+ * The keys a failed sign-in counts against, in the order every attempt locks them (so parallel attempts never
+ * deadlock). An email that no account can have (longer than any account's) is not one: there is no account to guess
+ * at, and a row per such email would only store what an attacker chose. Without an address only the account's
+ * ceiling applies.
  */
 export function throttleKeys(email: string | undefined, address: string | undefined): ThrottleKey[] {
-  const keys = email === undefined ? [] : [{ key: `email:${email}`, limit: FAILURES_PER_EMAIL }];
-  if (address) keys.push({ key: `address:${addressKey(address)}`, limit: FAILURES_PER_ADDRESS });
+  const from = address ? addressKey(address) : undefined;
+  const keys: ThrottleKey[] = [];
+  if (email !== undefined) {
+    const fromHere = from === undefined ? undefined : `email-from:${from} ${email}`;
+    keys.push({ key: `email:${email}`, limit: FAILURES_PER_EMAIL, ...(fromHere ? { spareFirstOf: fromHere } : {}) });
+    if (fromHere) keys.push({ key: fromHere, limit: FAILURES_PER_EMAIL_PER_ADDRESS });
+  }
+  if (from !== undefined) keys.push({ key: `address:${from}`, limit: FAILURES_PER_ADDRESS });
   return keys;
 }
 
@@ -71,7 +92,10 @@ export interface SignInThrottle {
   attempt(keys: readonly ThrottleKey[], now: Date): Promise<CountedAttempt>;
   /** Takes an attempt back from `keys` (a successful sign-in is no failure), within the window it was counted in. */
   takeBack(attempt: CountedAttempt, keys: readonly string[]): Promise<void>;
-  /** A successful sign-in forgets the account's failures (not the address's: it may be guessing at others). */
+  /**
+   * Forgets a key's failures: a successful sign-in forgets its typos at the account from its address (not the
+   * address's, which may be guessing at others, nor the account's from elsewhere).
+   */
   clear(key: string): Promise<void>;
   /** Deletes windows that have ended. */
   sweep(now: Date): Promise<number>;
@@ -83,8 +107,8 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
     async attempt(keys, now) {
       if (!keys.length) return { retryAfterSeconds: 0, windows: [] };
       const at = now.toISOString();
-      // A window that has ended starts again at this attempt. Rows are locked in the keys' order (email before
-      // address), the same for every attempt, so parallel attempts never deadlock.
+      // A window that has ended starts again at this attempt. Rows are locked in the keys' order (throttleKeys), the
+      // same for every attempt, so parallel attempts never deadlock.
       const rows = await db.all<Row>(
         `insert into "sign_in_throttle" ("key", "failures", "window_started_at") values ${keys.map(() => '(?, 1, ?::timestamptz)').join(', ')}
          on conflict ("key") do update set
@@ -93,10 +117,15 @@ export function createSignInThrottle(db: SqlDb): SignInThrottle {
          returning "key", "failures", (extract(epoch from "window_started_at") * 1000)::float8 as "window_ms"`,
         [...keys.flatMap(({ key }) => [key, at]), window, window],
       );
+      const secondsLeft = (row: Row) => Math.ceil((row.window_ms + THROTTLE_WINDOW_MS - now.getTime()) / 1000);
       let wait = 0;
       for (const row of rows) {
-        const limit = keys.find((entry) => entry.key === row.key)?.limit ?? Infinity;
-        if (row.failures > limit) wait = Math.max(wait, Math.ceil((row.window_ms + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
+        const entry = keys.find(({ key }) => key === row.key);
+        if (!entry || row.failures <= entry.limit) continue;
+        const spare = rows.find(({ key }) => key === entry.spareFirstOf);
+        if (spare?.failures === 1) continue;
+        // A spared key waits for whichever ends first: its own window, or the other key's (then its next attempt is a first).
+        wait = Math.max(wait, spare ? Math.min(secondsLeft(row), secondsLeft(spare)) : secondsLeft(row));
       }
       const counted = { retryAfterSeconds: wait, windows: rows.map((row) => ({ key: row.key, startedMs: row.window_ms })) };
       if (wait > 0) await throttle.takeBack(counted, counted.windows.map(({ key }) => key));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TTL_MS } from '../../adapters/people/person-store.ts';
-import { FAILURES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_EMAIL_PER_ADDRESS, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
 import { WORKSPACES_PER_PERSON } from '../../adapters/people/person-store.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -77,12 +77,12 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     expect((await browser.get('/dashboard/workspaces')).body).toContain('Research');
   });
 
-  it('throttles sign-in after repeated failures, even with the right password, until the window ends', async () => {
+  it('throttles sign-in after repeated failures from an address, even with the right password, until the window ends; not from another address', async () => {
     const owner = new DashboardClient(svc.url);
     await owner.signUp('grace@example.com', 'hopper-cobol-59');
     const guesser = new DashboardClient(svc.url);
     await guesser.get('/dashboard/sign-in');
-    for (let attempt = 0; attempt < FAILURES_PER_EMAIL; attempt++) {
+    for (let attempt = 0; attempt < FAILURES_PER_EMAIL_PER_ADDRESS; attempt++) {
       const wrong = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: `guess-${attempt}` });
       expect(wrong.status).toBe(401);
       expect(wrong.body).toContain('Wrong email or password.');
@@ -92,6 +92,11 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     expect(throttled.headers.get('retry-after')).toBe(String(THROTTLE_WINDOW_MS / 1000));
     expect(throttled.body).toContain('Too many failed sign-ins. Try again in 15 minutes.');
     expect(guesser.cookies.has('svc_session')).toBe(false);
+
+    // The owner connecting from another address is not locked out by those guesses (review F7).
+    const elsewhere = new DashboardClient(svc.url, {}, { localAddress: '127.0.0.2' });
+    expect((await elsewhere.signIn('grace@example.com', 'hopper-cobol-59')).status).toBe(303);
+    expect(elsewhere.cookies.has('svc_session')).toBe(true);
 
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
     const allowed = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: 'hopper-cobol-59' });

@@ -1,3 +1,5 @@
+import { Agent, fetch as fetchFrom } from 'undici';
+
 /**
  * A browser-like client of the dashboard over fetch: keeps cookies, does not follow redirects (tests assert them),
  * and posts forms with the token the last page carried.
@@ -16,9 +18,13 @@ export class DashboardClient {
   readonly baseUrl: string;
   readonly extraHeaders: Record<string, string>;
 
-  constructor(baseUrl: string, extraHeaders: Record<string, string> = {}) {
+  /** Connects from this loopback address (`127.0.0.2`) instead of the default, to be another client to per-address limits. */
+  readonly #from: Agent | undefined;
+
+  constructor(baseUrl: string, extraHeaders: Record<string, string> = {}, options: { localAddress?: string } = {}) {
     this.baseUrl = baseUrl;
     this.extraHeaders = extraHeaders;
+    this.#from = options.localAddress ? new Agent({ localAddress: options.localAddress }) : undefined;
   }
 
   get(path: string): Promise<DashboardPage> {
@@ -38,12 +44,9 @@ export class DashboardClient {
 
   async send(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<DashboardPage> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      body,
-      redirect: 'manual',
-      headers: { ...this.extraHeaders, ...(cookie ? { cookie } : {}), ...headers },
-    });
+    const init = { method, body, redirect: 'manual', headers: { ...this.extraHeaders, ...(cookie ? { cookie } : {}), ...headers } } as const;
+    // undici's own fetch takes its Agent (the global fetch's bundled undici refuses it); its Response is the same shape.
+    const response = this.#from ? ((await fetchFrom(`${this.baseUrl}${path}`, { ...init, dispatcher: this.#from })) as unknown as Response) : await fetch(`${this.baseUrl}${path}`, init);
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, ...value] = pair.split('=');

@@ -5,7 +5,7 @@ import { createIdentityStore } from '../../../adapters/identity/identity-store.t
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
 import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, MAX_SESSIONS_PER_PERSON, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
-import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('person store', () => {
@@ -58,16 +58,46 @@ describe('person store', () => {
     expect(await store.signIn({ email: 'nobody@example.com', password: 'lovelace-1843' })).toEqual({ failure: 'invalid_credentials' });
   });
 
-  it('throttles an account after repeated failures until its window ends, even for the right password', async () => {
+  it('throttles guesses at an account from one address until its window ends, even the right password from it, and not the owner elsewhere', async () => {
     const { person } = await store.signUp({ email: 'grace@example.com', password: 'hopper-cobol-59' });
-    for (let attempt = 0; attempt < FAILURES_PER_EMAIL; attempt++) {
-      expect(await store.signIn({ email: 'grace@example.com', password: `wrong-${attempt}` })).toEqual({ failure: 'invalid_credentials' });
+    const guesser = '203.0.113.50';
+    for (let attempt = 0; attempt < FAILURES_PER_EMAIL_PER_ADDRESS; attempt++) {
+      expect(await store.signIn({ email: 'grace@example.com', password: `wrong-${attempt}`, address: guesser })).toEqual({ failure: 'invalid_credentials' });
     }
-    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 });
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59', address: guesser })).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 });
+    // The owner, from their own address, is not locked out by someone else's guesses (review F7).
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59', address: '198.51.100.60' })).toMatchObject({ person: { id: person.id } });
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS - 1000);
-    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toEqual({ failure: 'throttled', retryAfterSeconds: 1 });
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59', address: guesser })).toEqual({ failure: 'throttled', retryAfterSeconds: 1 });
     now = new Date(now.getTime() + 1000);
-    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59' })).toMatchObject({ person: { id: person.id } });
+    expect(await store.signIn({ email: 'grace@example.com', password: 'hopper-cobol-59', address: guesser })).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('caps guesses at an account from all addresses together, one more each from an address with none, and lets the owner in', async () => {
+    const { person } = await counting.signUp({ email: 'barbara@example.com', password: 'liskov-clu-1974' });
+    const guess = (address: string, password = 'guess-guess') => counting.signIn({ email: 'barbara@example.com', password, address });
+    const guessers = Array.from({ length: FAILURES_PER_EMAIL / FAILURES_PER_EMAIL_PER_ADDRESS }, (_, i) => `2001:db8:f7:${i}::1`);
+    for (const address of guessers) {
+      for (let i = 0; i < FAILURES_PER_EMAIL_PER_ADDRESS - 1; i++) expect(await guess(address)).toEqual({ failure: 'invalid_credentials' });
+    }
+    now = new Date(now.getTime() + 60_000);
+    for (const address of guessers) expect(await guess(address)).toEqual({ failure: 'invalid_credentials' });
+    // At the ceiling: an address with failures here waits for the account's window (it began a minute earlier than
+    // the last failure) ...
+    expect(await guess(guessers[0], 'liskov-clu-1974')).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 - 60 });
+    // ... a new one is checked once, then waits too ...
+    expect(await guess('2001:db8:f7:99::1')).toEqual({ failure: 'invalid_credentials' });
+    expect(await guess('2001:db8:f7:99::2')).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 - 60 });
+    // ... and the owner, from an address with no failure here, signs in, again and again.
+    for (let i = 0; i < 3; i++) expect(await guess('198.51.100.61', 'liskov-clu-1974')).toMatchObject({ person: { id: person.id } });
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
+    expect(await guess(guessers[0], 'liskov-clu-1974')).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('throttles an account without an address at its ceiling', async () => {
+    await counting.signUp({ email: 'niklaus@example.com', password: 'wirth-pascal-70' });
+    for (let i = 0; i < FAILURES_PER_EMAIL; i++) expect(await counting.signIn({ email: 'niklaus@example.com', password: 'guess-guess' })).toEqual({ failure: 'invalid_credentials' });
+    expect(await counting.signIn({ email: 'niklaus@example.com', password: 'wirth-pascal-70' })).toMatchObject({ failure: 'throttled' });
   });
 
   it('throttles one address guessing at many accounts', async () => {
@@ -208,15 +238,15 @@ describe('person store', () => {
   it('lets at most the limit of parallel guesses at one account be checked, and a refused guess never counts', async () => {
     await counting.signUp({ email: 'guessed-at@example.com', password: 'liskov-substitution' });
     const guesses = await Promise.all(
-      Array.from({ length: 4 * FAILURES_PER_EMAIL }, (_, i) => counting.signIn({ email: 'guessed-at@example.com', password: `guess-${i}-guess`, address: '198.51.100.22' })),
+      Array.from({ length: 4 * FAILURES_PER_EMAIL_PER_ADDRESS }, (_, i) => counting.signIn({ email: 'guessed-at@example.com', password: `guess-${i}-guess`, address: '198.51.100.22' })),
     );
-    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_EMAIL);
-    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'throttled')).toHaveLength(3 * FAILURES_PER_EMAIL);
+    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_EMAIL_PER_ADDRESS);
+    expect(guesses.filter((answer) => 'failure' in answer && answer.failure === 'throttled')).toHaveLength(3 * FAILURES_PER_EMAIL_PER_ADDRESS);
     // The address counted the checked guesses only: it may still guess up to its own limit at other accounts.
     const others = await Promise.all(
-      Array.from({ length: FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL + 1 }, (_, i) => counting.signIn({ email: `nobody${i}@example.com`, password: 'guess-guess', address: '198.51.100.22' })),
+      Array.from({ length: FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL_PER_ADDRESS + 1 }, (_, i) => counting.signIn({ email: `nobody${i}@example.com`, password: 'guess-guess', address: '198.51.100.22' })),
     );
-    expect(others.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL);
+    expect(others.filter((answer) => 'failure' in answer && answer.failure === 'invalid_credentials')).toHaveLength(FAILURES_PER_ADDRESS - FAILURES_PER_EMAIL_PER_ADDRESS);
   });
 
   it('does not count a successful sign-in against its address', async () => {
