@@ -14,7 +14,9 @@ Commands:
   key:revoke       --key-id ID
   keys:list        --workspace ID
   credits:purchase --workspace ID --usd AMOUNT --credits N [--note TEXT]
-  credits:refund   --workspace ID --usd AMOUNT --credits N [--note TEXT]
+  credits:refund   --workspace ID --usd AMOUNT --credits N [--partial] [--note TEXT]
+                   (refused unless every credit asked is unspent; --partial takes back those that are and
+                   books the dollars' share, rounded down to a cent)
   spending:pause   --workspace ID
   spending:resume  --workspace ID
   ledger           --workspace ID
@@ -38,6 +40,7 @@ const { values, positionals } = parseArgs({
     label: { type: 'string' },
     'expires-in-days': { type: 'string' },
     'no-expiry': { type: 'boolean', default: false },
+    partial: { type: 'boolean', default: false },
     'key-id': { type: 'string' },
     usd: { type: 'string' },
     credits: { type: 'string' },
@@ -102,7 +105,11 @@ const requests: Record<string, () => { method: 'GET' | 'POST'; path: string; bod
   'key:revoke': () => ({ method: 'POST', path: `/operator/keys/${need('key-id')}/revoke` }),
   'keys:list': () => ({ method: 'GET', path: `/operator/workspaces/${need('workspace')}/keys` }),
   'credits:purchase': () => ({ method: 'POST', path: `/operator/workspaces/${need('workspace')}/purchases`, body: { usdCents: cents(), credits: integer('credits'), ...(values.note ? { note: values.note } : {}) } }),
-  'credits:refund': () => ({ method: 'POST', path: `/operator/workspaces/${need('workspace')}/refunds`, body: { usdCents: cents(), credits: integer('credits'), ...(values.note ? { note: values.note } : {}) } }),
+  'credits:refund': () => ({
+    method: 'POST',
+    path: `/operator/workspaces/${need('workspace')}/refunds`,
+    body: { usdCents: cents(), credits: integer('credits'), ...(values.partial ? { partial: true } : {}), ...(values.note ? { note: values.note } : {}) },
+  }),
   'spending:pause': () => ({ method: 'POST', path: `/operator/workspaces/${need('workspace')}/pause` }),
   'spending:resume': () => ({ method: 'POST', path: `/operator/workspaces/${need('workspace')}/resume` }),
   ledger: () => ({ method: 'GET', path: `/operator/workspaces/${need('workspace')}/ledger` }),

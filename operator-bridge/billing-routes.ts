@@ -11,6 +11,9 @@ const Money = z.strictObject({
   note: z.string().max(500).optional(),
 });
 
+/** A refund may take back fewer credits than asked only when it says so (and then books the dollars' share). */
+const Refund = Money.extend({ partial: z.boolean().optional() });
+
 const LedgerQuery = z.undefined();
 
 /** Operator credit actions: purchases, refunds, the dispute pause, and the ledger. */
@@ -27,8 +30,8 @@ export function billingOperatorRoutes(credits: CreditsService, identity: Identit
     {
       method: 'POST',
       pattern: new RegExp(`^/operator/workspaces/${WORKSPACE}/refunds$`),
-      input: Money,
-      run: async (input: z.infer<typeof Money>, [workspaceId]) =>
+      input: Refund,
+      run: async (input: z.infer<typeof Refund>, [workspaceId]) =>
         (await known(workspaceId)) ? { status: 201, data: await credits.recordRefund(workspaceId, input) } : null,
     },
     {

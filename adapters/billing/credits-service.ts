@@ -31,11 +31,14 @@ export interface Usage {
 }
 
 /**
- * What a refund booked: all of its dollars, and the credits taken back, which can be fewer than asked (even none):
- * only bought credits neither spent nor held by calls in flight are taken (docs/billing.md "Tiers").
+ * What a refund booked: the credits taken back (only bought credits neither spent nor held by calls in flight are
+ * taken; fewer than asked, even none, only when the refund was asked as partial) and the dollars they are worth
+ * (docs/billing.md "Tiers").
  */
 export interface RefundBooked {
+  /** Booked: all of `usdCentsAsked` when every credit asked came back, else its share, rounded down to a cent. */
   usdCents: number;
+  usdCentsAsked: number;
   creditsAsked: number;
   creditsTakenBack: number;
 }
@@ -80,8 +83,12 @@ export interface CreditsService {
   usage(workspaceId: string, now?: Date): Promise<Usage | null>;
   limits(workspaceId: string): Promise<Limits | null>;
   recordPurchase(workspaceId: string, purchase: { usdCents: number; credits: number; note?: string }): Promise<Usage>;
-  /** Takes back up to `credits` bought credits not spent nor held; refuses a refund above the net purchases. */
-  recordRefund(workspaceId: string, refund: { usdCents: number; credits: number; note?: string }): Promise<Usage & { refund: RefundBooked }>;
+  /**
+   * Takes back `credits` bought credits not spent nor held, and books `usdCents`; refuses (CreditsConflict) a refund
+   * above the net purchases, and one that cannot take back every credit asked unless `partial`, which takes back
+   * what it can and books the dollars' share (RefundBooked).
+   */
+  recordRefund(workspaceId: string, refund: { usdCents: number; credits: number; partial?: boolean; note?: string }): Promise<Usage & { refund: RefundBooked }>;
   setSpendingPaused(workspaceId: string, paused: boolean): Promise<Usage>;
   /** Newest first; settled charges are folded in first, so the ledger sums to the balance. */
   ledger(workspaceId: string, options?: { limit?: number }): Promise<LedgerEntry[]>;
@@ -278,21 +285,25 @@ export function createCreditsService(options: CreditsServiceOptions): CreditsSer
       return requireUsage(workspaceId);
     },
 
-    async recordRefund(workspaceId, { usdCents, credits, note }) {
+    async recordRefund(workspaceId, { usdCents, credits, partial = false, note }) {
       assertAmounts(usdCents, credits);
       await requireUsage(workspaceId);
-      const values = { workspaceId, usdCents, credits, note: note ?? null, foldAtLeast: 1, ...times(clock()) };
+      const values = { workspaceId, usdCents, credits, partial, note: note ?? null, foldAtLeast: 1, ...times(clock()) };
       // Under the admission lock: what is neither spent nor held must not change while the refund takes it.
       const [row] = await db.transaction(async (tx) => {
         await run(tx, bind(sql.LOCK_ADMISSIONS, values));
-        const rows = await run<{ clawback: unknown }>(tx, bind(sql.REFUND, values));
+        const rows = await run<{ within_net: boolean; clawback: unknown; usd_cents: unknown; booked: boolean }>(tx, bind(sql.REFUND, values));
         await run(tx, bind(sql.FOLD, values));
         return rows;
       });
-      if (row?.clawback === null || row?.clawback === undefined) {
-        throw new CreditsConflict(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
+      if (!row?.within_net) throw new CreditsConflict(`A refund of ${usdCents} cents exceeds the workspace's net purchases.`);
+      const free = toInt(row.clawback);
+      if (!row.booked) {
+        throw new CreditsConflict(
+          `Only ${free} of the ${credits} credits asked are neither spent nor held; nothing was refunded. Ask for partial to take back those ${free} and book ${toInt(row.usd_cents)} of the ${usdCents} cents.`,
+        );
       }
-      return { ...(await requireUsage(workspaceId)), refund: { usdCents, creditsAsked: credits, creditsTakenBack: toInt(row.clawback) } };
+      return { ...(await requireUsage(workspaceId)), refund: { usdCents: toInt(row.usd_cents), usdCentsAsked: usdCents, creditsAsked: credits, creditsTakenBack: free } };
     },
 
     async setSpendingPaused(workspaceId, paused) {

@@ -113,28 +113,35 @@ returning id`;
 
 /**
  * Under the admission lock: takes back up to `credits` bought credits that are neither spent nor held by calls
- * in flight, and lowers net purchases; refuses (no row) a refund larger than the net purchases.
+ * in flight, and lowers net purchases by the dollars those credits are worth: all of `usdCents` when every credit
+ * asked is taken back (or none was asked), else `usdCents × taken back / asked` rounded down to a whole cent. Books
+ * nothing when the dollars asked exceed the net purchases, nor, unless `partial`, when fewer credits than asked are
+ * free; the one row says what was decided either way.
  */
 export const REFUND = `
 with decision as (
-  select a.workspace_id, a.net_purchase_cents,
+  select a.workspace_id, a.net_purchase_cents >= :usdCents::bigint as within_net,
     greatest(0, least(:credits::bigint, a.bought_remaining,
-      a.free_remaining + a.bought_remaining - ${PENDING} - ${HELD})) as clawback
+      a.free_remaining + a.bought_remaining - ${PENDING} - ${HELD}))::bigint as clawback
   from billing_account a where a.workspace_id = :workspaceId::uuid
   for no key update
+), priced as (
+  -- bigint division: rounded down to a whole cent.
+  select d.*, case when d.clawback = :credits::bigint then :usdCents::bigint else (:usdCents::bigint * d.clawback) / :credits::bigint end as usd_cents
+  from decision d
 ), updated as (
   update billing_account a
-  set bought_remaining = a.bought_remaining - d.clawback, net_purchase_cents = a.net_purchase_cents - :usdCents::bigint,
+  set bought_remaining = a.bought_remaining - p.clawback, net_purchase_cents = a.net_purchase_cents - p.usd_cents,
       updated_at = :now::timestamptz
-  from decision d where a.workspace_id = d.workspace_id and d.net_purchase_cents >= :usdCents::bigint
-  returning d.clawback
+  from priced p where a.workspace_id = p.workspace_id and p.within_net and (:partial::boolean or p.clawback = :credits::bigint)
+  returning p.clawback, p.usd_cents
 ), entry as (
   insert into billing_ledger_entry (workspace_id, kind, credits, free_credits, bought_credits, usd_cents, note, created_at)
-  select :workspaceId::uuid, 'refund', -clawback, 0, -clawback, -:usdCents::bigint, :note::text, :now::timestamptz
+  select :workspaceId::uuid, 'refund', -clawback, 0, -clawback, -usd_cents, :note::text, :now::timestamptz
   from updated
   returning id
 )
-select (select clawback from updated) as clawback`;
+select p.within_net, p.clawback, p.usd_cents, exists (select 1 from updated) as booked from priced p`;
 
 export const SET_SPENDING_PAUSED = `
 update billing_account set spending_paused = :paused::boolean, updated_at = :now::timestamptz

@@ -84,18 +84,22 @@ describe('tiers', () => {
     expect((await usageOf(svc, key)).tier).toBe('t2');
     const refund = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 9_600, credits: 500 });
     expect(refund.status).toBe(201);
-    expect(refund.body.data).toMatchObject({ balance: 496, refund: { usdCents: 9_600, creditsAsked: 500, creditsTakenBack: 500 } });
+    expect(refund.body.data).toMatchObject({ balance: 496, refund: { usdCents: 9_600, usdCentsAsked: 9_600, creditsAsked: 500, creditsTakenBack: 500 } });
     const after = await usageOf(svc, key);
     expect(after.balance).toBe(496);
     expect(after.tier).toBe('free');
-    // The operator sees that fewer credits than asked came back: the dollars are booked whole.
-    const partial = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 100, credits: 1_000 });
-    expect(partial.body.data).toMatchObject({ balance: 0, refund: { usdCents: 100, creditsAsked: 1_000, creditsTakenBack: 496 } });
-    const nothingLeft = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 100, credits: 50 });
-    expect(nothingLeft.body.data.refund).toEqual({ usdCents: 100, creditsAsked: 50, creditsTakenBack: 0 });
+    // Fewer credits left than asked: refused whole, unless partial, which books the dollars' share, rounded down.
+    const refused = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 100, credits: 1_000 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('Only 496 of the 1000 credits asked') });
+    expect((await usageOf(svc, key)).balance).toBe(496);
+    const partial = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 100, credits: 1_000, partial: true });
+    expect(partial.body.data).toMatchObject({ balance: 0, refund: { usdCents: 49, usdCentsAsked: 100, creditsAsked: 1_000, creditsTakenBack: 496 } });
+    const nothingLeft = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 100, credits: 50, partial: true });
+    expect(nothingLeft.body.data.refund).toEqual({ usdCents: 0, usdCentsAsked: 100, creditsAsked: 50, creditsTakenBack: 0 });
     const ledger = (await svc.operator('GET', `/operator/workspaces/${workspaceId}/ledger`)).body.data as Array<{ kind: string }>;
     expect(ledger.map((row) => row.kind)).toEqual(expect.arrayContaining(['purchase', 'charge', 'refund']));
-    const tooMuch = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 201, credits: 1 });
+    const tooMuch = await svc.operator('POST', `/operator/workspaces/${workspaceId}/refunds`, { usdCents: 352, credits: 1 });
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body.error.code).toBe('conflict');
   });

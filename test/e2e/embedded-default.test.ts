@@ -50,7 +50,7 @@ describe('the embedded default', () => {
     expect((await whoami(url, key)).status).toBe(200);
   }, 60_000);
 
-  it('the operator CLI creates a workspace and a key, and revokes it', async () => {
+  it('the operator CLI creates a workspace and a key, revokes it, and refunds in part only when told', async () => {
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['admin/cli.ts', ...args, '--json'], { cwd: root, env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: '' } });
     const workspace = JSON.parse((await cli('workspace:create', '--name', 'CLI workspace')).stdout).data;
@@ -63,6 +63,14 @@ describe('the embedded default', () => {
     const refused = await cli('key:create', '--workspace', workspace.id, '--scopes', 'read:everything').catch((error: { stdout: string; code: number }) => error);
     expect('code' in refused && refused.code).toBe(1);
     expect(JSON.parse((refused as { stdout: string }).stdout).error).toMatchObject({ code: 'invalid_request', details: { field: 'scopes' } });
+
+    // A refund asking more credits than are left is refused, unless --partial: then the dollars' share is booked.
+    await cli('credits:purchase', '--workspace', workspace.id, '--usd', '1', '--credits', '300');
+    const whole = await cli('credits:refund', '--workspace', workspace.id, '--usd', '1', '--credits', '400').catch((error: { stdout: string; code: number }) => error);
+    expect('code' in whole && whole.code).toBe(1);
+    expect(JSON.parse((whole as { stdout: string }).stdout).error).toMatchObject({ code: 'conflict' });
+    const partial = JSON.parse((await cli('credits:refund', '--workspace', workspace.id, '--usd', '1', '--credits', '400', '--partial')).stdout).data;
+    expect(partial.refund).toEqual({ usdCents: 75, usdCentsAsked: 100, creditsAsked: 400, creditsTakenBack: 300 });
   }, 60_000);
 
   it('prints the demo person, writes it with mode 600, and the demo person signs in to the workspace of the demo key', async () => {

@@ -236,8 +236,10 @@ describe('credit leases', () => {
     const [held] = await fixture.db.all<{ credits: unknown }>('select sum(credits) as credits from billing_lease where workspace_id = ?', [workspaceId]);
     expect(Number(held.credits)).toBeGreaterThan(10_000);
 
-    const after = await first.books.recordRefund(workspaceId, { usdCents: 10_000, credits: 40_000 });
-    expect(after).toMatchObject({ balance: 0, tier: 'free', refund: { usdCents: 10_000, creditsAsked: 40_000, creditsTakenBack: 40_000 - 8 } });
+    // 8 credits were spent: only a partial refund goes through, booking the dollars' share of the rest, rounded down.
+    await expect(first.books.recordRefund(workspaceId, { usdCents: 10_000, credits: 40_000 })).rejects.toThrow(/Only 39992 of the 40000/);
+    const after = await first.books.recordRefund(workspaceId, { usdCents: 10_000, credits: 40_000, partial: true });
+    expect(after).toMatchObject({ balance: 0, tier: 'free', refund: { usdCents: 9_998, usdCentsAsked: 10_000, creditsAsked: 40_000, creditsTakenBack: 40_000 - 8 } });
     expect((await first.books.ledger(workspaceId)).find((entry) => entry.kind === 'refund')).toMatchObject({ credits: -(40_000 - 8) });
     expect(await call(second, workspaceId, 4, 4)).toMatchObject({ status: 'refused', refusal: 'insufficient_credits' });
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, charges: -8 });

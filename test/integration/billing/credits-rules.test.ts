@@ -143,16 +143,22 @@ describe('billing rules', () => {
     await spend(credits, workspaceId, 15_000);
     const held = await credits.admit(workspaceId, { minimumCredits: 1, reserveCredits: 3_000 });
 
-    // $1 back with 10,000 credits asked: only the 2,000 neither spent nor held by the call in flight can go.
-    const after = await credits.recordRefund(workspaceId, { usdCents: 100, credits: 10_000, note: 'dispute #1' });
-    expect(after).toMatchObject({ tier: 't1', balance: 3_000, reserved: 3_000, available: 0, refund: { usdCents: 100, creditsAsked: 10_000, creditsTakenBack: 2_000 } });
+    // $10 back with 10,000 credits asked: only the 2,000 neither spent nor held by the call in flight can go, so it is
+    // refused whole, changing nothing (review F8: it took back 2,000 and booked all $10) ...
+    await expect(credits.recordRefund(workspaceId, { usdCents: 1_000, credits: 10_000 })).rejects.toThrow(/Only 2000 of the 10000 credits asked .* book 200 of the 1000 cents/);
+    expect(await credits.usage(workspaceId)).toMatchObject({ tier: 't2', balance: 5_000, available: 2_000 });
+    expect((await credits.ledger(workspaceId)).filter((entry) => entry.kind === 'refund')).toEqual([]);
+    // ... unless asked as partial: those 2,000 go, with the dollars' share of them (a fifth).
+    const after = await credits.recordRefund(workspaceId, { usdCents: 1_000, credits: 10_000, partial: true, note: 'dispute #1' });
+    expect(after).toMatchObject({ tier: 't1', balance: 3_000, reserved: 3_000, available: 0, refund: { usdCents: 200, usdCentsAsked: 1_000, creditsAsked: 10_000, creditsTakenBack: 2_000 } });
     expect((await credits.ledger(workspaceId)).find((entry) => entry.kind === 'refund')).toMatchObject({
-      kind: 'refund', credits: -2_000, boughtCredits: -2_000, usdCents: -100, note: 'dispute #1',
+      kind: 'refund', credits: -2_000, boughtCredits: -2_000, usdCents: -200, note: 'dispute #1',
     });
     expect(await credits.settle(held, 3_000)).toEqual({ charged: 3_000, remaining: 0 });
 
-    await expect(credits.recordRefund(workspaceId, { usdCents: 9_901, credits: 0 })).rejects.toThrow(RangeError);
-    expect(await credits.recordRefund(workspaceId, { usdCents: 9_900, credits: 0 })).toMatchObject({ tier: 'free', refund: { usdCents: 9_900, creditsAsked: 0, creditsTakenBack: 0 } });
+    // Dollars alone (no credits asked) are booked whole, and lower the tier.
+    await expect(credits.recordRefund(workspaceId, { usdCents: 9_801, credits: 0 })).rejects.toThrow(RangeError);
+    expect(await credits.recordRefund(workspaceId, { usdCents: 9_800, credits: 0 })).toMatchObject({ tier: 'free', refund: { usdCents: 9_800, usdCentsAsked: 9_800, creditsAsked: 0, creditsTakenBack: 0 } });
     expect(await fixture.ledgerTotals(workspaceId)).toMatchObject({ credits: 0, bought: 0 });
   });
 
