@@ -47,6 +47,12 @@ export interface RequestContext {
    * `maxCredits`: the page's cursor stays bound to the request as sent.
    */
   limitAsked?: number;
+  /**
+   * Set by the pipeline when the account could not hold the call's worst case: resolves once the call's hold covers
+   * what it has returned so far (growing it if the account can), or throws the refusal the call will end with. Walks
+   * await it before fetching, so a call that will be refused does not go on reading the platforms.
+   */
+  creditGuard?: () => Promise<void>;
   /** When each platform first answered this call, for `meta.provenance`. */
   fetched?: Map<PlatformName, Date>;
 }

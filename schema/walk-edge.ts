@@ -42,6 +42,7 @@ export function walkEdge<Parent>(parent: ObjectRef<BuilderTypes, Parent>, name: 
       extensions: { [FIELD_COST]: edgeCost(op, spec.returns?.asked), ...(Object.keys(args).length ? { [ARGUMENT_SCHEMA]: argumentSchemaOf(input) } : {}) },
       args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(input) as never) : {}) as never,
       resolve: async (source, edgeArgs, ctx, info) => {
+        if (ctx.creditGuard) await ctx.creditGuard();
         const payload = await spec.resolve(source as Parent, edgeArgs as Record<string, unknown>, ctx, info);
         meterReturned(units, dataField, payload, ctx, info);
         return payload as never;

@@ -207,6 +207,25 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
         const { minimumCredits } = estimate;
         // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
         if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
+        // An account that could not hold the worst case: walks check, before fetching, that it can pay for what the
+        // call has already returned, so a call whose result will be withheld stops reading the platforms.
+        if (admission && admission.reserved < worstCase.credits) {
+          const held = principal;
+          let refusal: unknown;
+          let growing: Promise<void> | undefined;
+          const cover = async () => {
+            const soFar = priceOfFields(ctx, fields);
+            if (refusal !== undefined) throw refusal;
+            if (!admission || soFar <= admission.reserved) return;
+            try {
+              admission = await ctx.deps.billing.extend(held, admission, soFar - admission.reserved);
+            } catch (error) {
+              refusal = error;
+              throw error;
+            }
+          };
+          ctx.creditGuard = () => (growing ??= cover().finally(() => (growing = undefined)));
+        }
       }
     } catch (error) {
       // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
@@ -219,7 +238,7 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
         const errors = result.errors?.map(toCatalogueError);
         const failed = failedRootFields(ctx, result, errors);
         const served = failed.has('*') ? [] : fields.filter(({ responseKey }) => !failed.has(responseKey));
-        const priced = served.map(({ responseKey, op }) => ({ op, credits: op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0) }));
+        const priced = served.map((field) => ({ op: field.op, credits: priceOfField(ctx, field) }));
         const credits = priced.reduce((sum, field) => sum + field.credits, 0);
         const principal = ctx.principal;
         let charged = 0;
@@ -261,6 +280,15 @@ export function useOperationPolicy(policy: OperationPolicy): Plugin {
       };
     },
   };
+}
+
+/** What a root field's result costs as far as it has been metered: its minimum and the units returned under it. */
+function priceOfField(ctx: RequestContext, { responseKey, op }: PlannedField): number {
+  return op.billing.minimumCredits + (op.billing.minimumCredits > 0 ? priceOf(ctx.meter.unitsOf(responseKey)) : 0);
+}
+
+function priceOfFields(ctx: RequestContext, fields: readonly PlannedField[]): number {
+  return fields.reduce((sum, field) => sum + priceOfField(ctx, field), 0);
 }
 
 /**
