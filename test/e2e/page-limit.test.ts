@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_ACCOUNTS, SIM_LISTS } from '../../adapters/sim/microblog/microblog-world-generator.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { microblogOf } from './microblog-e2e-support.ts';
 
 /**
  * Platforms take the page size as a hint and may send more (the microblog's web timelines, forum search): a page
@@ -21,6 +23,7 @@ afterAll(async () => {
   await svc?.close();
 });
 afterEach(() => {
+  microblogOf(svc).sim.faults.clear();
   microblog().paging = {};
   forum().paging = {};
 });
@@ -74,6 +77,29 @@ describe('a platform that sends more than a page asked for', () => {
     const cut = await walk(method, path, body);
     expectExactWalk(cut, 3, all.ids);
     expect(cut.sizes.filter((size) => size === 3).length).toBeGreaterThan(1);
+  });
+
+  it('the recorded Retweeters page (19 reposters for count 3): pages of 3 from one platform round trip, each reposter once', async () => {
+    const recorded = JSON.parse(readFileSync(new URL('../fixtures/upstream/microblog-x/Retweeters.json', import.meta.url), 'utf8'));
+    const { sim, client } = microblogOf(svc);
+    sim.faults.add({ route: '/\\/Retweeters$/', kind: 'answer', body: recorded, count: 1 });
+    const path = '/v1/microblog/posts/1789054061729173804/reposters?limit=3';
+    const before = client.stats.requests;
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 7; page++) {
+      const res: { status: number; headers: Headers; body: any } = await svc.request('GET', `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(3);
+      expect(Number(res.headers.get('x-credits-charged'))).toBe(1 + res.body.data.length);
+      ids.push(...res.body.data.map((profile: { id: string }) => profile.id));
+      cursor = res.body.meta.nextCursor;
+    }
+    // Twenty entries, one of them UserUnavailable; the seventh page ends with the platform's own cursor.
+    expect(ids).toHaveLength(19);
+    expect(new Set(ids).size).toBe(19);
+    expect(client.stats.requests - before).toBe(1);
+    expect(cursor).not.toBeNull();
   });
 
   it('forum post search: pages of at most `limit`, every result once', async () => {
