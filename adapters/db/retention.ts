@@ -73,8 +73,8 @@ const STATEMENTS: Record<keyof RetentionSweep, (cutoffs: Cutoffs) => { sql: stri
     params: [RETENTION.batch, usage.toISOString()],
   }),
   // oidc-provider stores the registration time (seconds) in the client's metadata; a connected client has an api_key row.
-  // Its registration access token (one per registration) goes with it: one issued before tokens had a lifetime
-  // (oauth-server/authorization-server.ts) would otherwise stay for ever.
+  // Its registration access token (one per registration) goes with it: tokens end 30 days after their issue anyway
+  // (oauth-server/authorization-server.ts, and a migration for older ones), but one stored without an issue time has no end.
   oauthClients: ({ client }) => ({
     sql: `with gone as (
       delete from "oauth_model" where "kind" = 'Client' and "id" in (

@@ -21,6 +21,7 @@ import { Migration20261125004000_oauth_sessions_hashed } from './Migration202611
 import { Migration20261125006000_platform_text_storable } from './Migration20261125006000_platform_text_storable.ts';
 import { Migration20261125007000_monitor_result_published_at } from './Migration20261125007000_monitor_result_published_at.ts';
 import { Migration20261125008000_webhook_redelivery_window } from './Migration20261125008000_webhook_redelivery_window.ts';
+import { Migration20261125009000_registration_access_token_lifetime } from './Migration20261125009000_registration_access_token_lifetime.ts';
 
 /** Every committed migration, in order; each domain appends its own (one line each). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125006000_platform_text_storable', class: Migration20261125006000_platform_text_storable },
   { name: 'Migration20261125007000_monitor_result_published_at', class: Migration20261125007000_monitor_result_published_at },
   { name: 'Migration20261125008000_webhook_redelivery_window', class: Migration20261125008000_webhook_redelivery_window },
+  { name: 'Migration20261125009000_registration_access_token_lifetime', class: Migration20261125009000_registration_access_token_lifetime },
 ];
