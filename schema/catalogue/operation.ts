@@ -122,6 +122,11 @@ export interface OperationInput<Input extends z.ZodObject = z.ZodObject, Output 
     field: string;
     /** A hand-written document, only where it says something the generated one cannot. */
     document?: string;
+    /**
+     * Asked for under one response key at most per GraphQL operation (schema/pipeline/document-limits.ts): a field
+     * that needs no key, which no rate limit counts, and that costs a round trip, must not be multiplied by aliases.
+     */
+    oncePerOperation?: true;
   };
   rest: RestBinding;
   /** MCP tool name; every operation has one. */

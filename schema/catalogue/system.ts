@@ -24,7 +24,7 @@ export const getHealth = defineOperation({
 export const getReadiness = defineOperation({
   operationId: 'getReadiness',
   description: 'Readiness of the service: `degraded` (HTTP 503) while the database is unreachable. No authentication.',
-  graphql: { kind: 'query', field: 'readiness' },
+  graphql: { kind: 'query', field: 'readiness', oncePerOperation: true },
   rest: { method: 'GET', path: '/ready', envelope: false, statusFromData: readinessStatus },
   tool: 'get_readiness',
   authentication: 'none',

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type ParseOptions, type SelectionSetNode, type Source } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { OPERATIONS } from '../catalogue/index.ts';
 
 /**
  * Bounds on a GraphQL document, checked while and right after it is parsed, before validation or anything else
@@ -18,17 +19,35 @@ export const DOCUMENT_LIMITS = {
   /** Nested selection sets, through fragments. */
   depth: 20,
   directives: 50,
+  /** Response keys under which each ONCE_PER_OPERATION root field may be asked for in one operation. */
+  rootFieldKeys: 1,
+  /**
+   * Aliases below `__schema` and `__type`. Without them same-named fields merge, so one introspection field answers
+   * at most the schema described as deep as graphql-js's MaxIntrospectionDepthRule lets it; each alias would
+   * describe it again, a few KB of query making MB of answer.
+   */
+  introspectionAliases: 0,
 } as const;
 
 export type DocumentLimit = keyof typeof DOCUMENT_LIMITS;
 
 const TOKEN_LIMIT = /tokens\. Parsing aborted\.$/;
 
+const INTROSPECTION: ReadonlySet<string> = new Set(['__schema', '__type']);
+
+/**
+ * Root fields answered to anyone, without a key, which no rate limit counts, and dear to answer: introspection (its
+ * answer is the schema: 100 aliases of `__schema` made 11 MB out of a 9 KB request) and the catalogue's
+ * `oncePerOperation` fields (`readiness`: a database round trip each). Repeating one under the same key costs nothing
+ * more (GraphQL merges it); under another key it is refused.
+ */
+const ONCE_PER_OPERATION: ReadonlySet<string> = new Set([...INTROSPECTION, ...OPERATIONS.filter((op) => op.graphql.oncePerOperation).map((op) => op.graphql.field)]);
+
 /** Refused like a document that does not parse: a request error, mapped to a 400 `invalid_request` (error-mapping.ts). */
-function refusal(limit: DocumentLimit): GraphQLError {
+function refusal(limit: DocumentLimit, message?: string, path?: string): GraphQLError {
   const maximum = DOCUMENT_LIMITS[limit];
-  return new GraphQLError(`The GraphQL document exceeds the limit of ${maximum} ${limit} per request: split it into smaller requests.`, {
-    extensions: { details: { field: 'query', limit, maximum } },
+  return new GraphQLError(message ?? `The GraphQL document exceeds the limit of ${maximum} ${limit} per request: split it into smaller requests.`, {
+    extensions: { details: { field: 'query', limit, maximum, ...(path === undefined ? {} : { path }) } },
   });
 }
 
@@ -53,7 +72,8 @@ function unreachedFragment(fragments: readonly FragmentDefinitionNode[], reached
  * The first limit a parsed document exceeds, walking its selections as execution would (fragments expanded, a cycle
  * not followed) and stopping there: every selection it steps over is counted, so the walk costs at most about
  * `selections` steps, plus one pass over the definitions. Or a fragment definition the walk would not reach, as the
- * error validation would give (unreachedFragment).
+ * error validation would give (unreachedFragment). The limits on ONCE_PER_OPERATION fields and introspection aliases
+ * come back as their refusal, which names the response path at fault.
  */
 export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLError | undefined {
   const fragments: FragmentDefinitionNode[] = [];
@@ -67,17 +87,34 @@ export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLEr
   const reached = new Set<string>();
   // The fragments being expanded, added and removed as the walk enters and leaves them (no copy per spread).
   const expanding = new Set<string>();
-  const visit = (selectionSet: SelectionSetNode, depth: number): DocumentLimit | undefined => {
+  // The response key each ONCE_PER_OPERATION field of the operation being walked was first asked under.
+  let keys = new Map<string, string>();
+  // `introspected`: the response path below `__schema` or `__type`, where the walk is; undefined elsewhere.
+  const visit = (selectionSet: SelectionSetNode, depth: number, introspected?: string): DocumentLimit | GraphQLError | undefined => {
     if (depth > DOCUMENT_LIMITS.depth) return 'depth';
     for (const selection of selectionSet.selections) {
       if ((seen.directives += selection.directives?.length ?? 0) > DOCUMENT_LIMITS.directives) return 'directives';
       if (++seen.selections > DOCUMENT_LIMITS.selections) return 'selections';
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const exceeded = visit(selection.selectionSet, depth);
+        const exceeded = visit(selection.selectionSet, depth, introspected);
         if (exceeded) return exceeded;
       } else if (selection.kind === Kind.FIELD) {
         if (selection.alias && ++seen.aliases > DOCUMENT_LIMITS.aliases) return 'aliases';
-        const exceeded = selection.selectionSet && visit(selection.selectionSet, depth + 1);
+        const name = selection.name.value;
+        const key = selection.alias?.value ?? name;
+        if (introspected !== undefined && selection.alias) {
+          const path = `${introspected}.${key}`;
+          return refusal('introspectionAliases', `Aliases are refused below __schema and __type (${path}): each would describe the schema again. Ask for each field once.`, path);
+        }
+        if (depth === 1 && ONCE_PER_OPERATION.has(name)) {
+          const first = keys.get(name);
+          if (first === undefined) keys.set(name, key);
+          else if (first !== key) {
+            return refusal('rootFieldKeys', `${name} may be asked for once per operation (here as ${first} and ${key}): it is answered without a key, and no rate limit counts it.`, key);
+          }
+        }
+        const below = introspected !== undefined ? `${introspected}.${key}` : depth === 1 && INTROSPECTION.has(name) ? key : undefined;
+        const exceeded = selection.selectionSet && visit(selection.selectionSet, depth + 1, below);
         if (exceeded) return exceeded;
       } else {
         const name = selection.name.value;
@@ -85,7 +122,7 @@ export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLEr
         if (!fragment || expanding.has(name)) continue;
         reached.add(name);
         expanding.add(name);
-        const exceeded = visit(fragment.selectionSet, depth);
+        const exceeded = visit(fragment.selectionSet, depth, introspected);
         expanding.delete(name);
         if (exceeded) return exceeded;
       }
@@ -94,6 +131,7 @@ export function exceededLimit(document: DocumentNode): DocumentLimit | GraphQLEr
   };
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    keys = new Map();
     const exceeded = visit(definition.selectionSet, 1);
     if (exceeded) return exceeded;
   }

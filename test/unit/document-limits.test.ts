@@ -70,6 +70,29 @@ describe('GraphQL document limits', () => {
   });
 });
 
+describe('root fields answered to anyone are asked for once per operation, introspection without aliases', () => {
+  const refusal = (query: string) => exceededLimit(parse(query)) as { extensions?: { details?: unknown } } | undefined;
+
+  it('__schema, __type and readiness: a second response key is refused, naming it; the same key again merges and passes', () => {
+    for (const field of ['__schema { queryType { name } }', '__type(name: "Query") { name }', 'readiness { status }']) {
+      expect(refusal(`{ ${field} b: ${field} }`)?.extensions?.details).toEqual({ field: 'query', limit: 'rootFieldKeys', maximum: 1, path: 'b' });
+      expect(refusal(`{ a: ${field} ...F } fragment F on Query { ... on Query { c: ${field} } }`)?.extensions?.details).toMatchObject({ limit: 'rootFieldKeys', path: 'c' });
+      expect(exceededLimit(parse(`{ a: ${field} a: ${field} }`))).toBeUndefined();
+    }
+    expect(exceededLimit(parse('{ __schema { queryType { name } } __type(name: "Query") { name } readiness { status } a: health { status } b: health { status } }'))).toBeUndefined();
+  });
+
+  it('each operation of a document has its own (only one runs)', () => {
+    expect(exceededLimit(parse('query A { a: readiness { status } } query B { b: readiness { status } }'))).toBeUndefined();
+  });
+
+  it('an alias below __schema or __type, through fragments too, is refused naming its response path', () => {
+    expect(refusal('{ __schema { types { a: fields { name } } } }')?.extensions?.details).toEqual({ field: 'query', limit: 'introspectionAliases', maximum: 0, path: '__schema.types.a' });
+    expect(refusal('{ s: __type(name: "Query") { ...T } } fragment T on __Type { fields { type { n: name } } }')?.extensions?.details).toMatchObject({ path: 's.fields.type.n' });
+    expect(exceededLimit(parse('{ __schema { types { name } } a: health { status } }'))).toBeUndefined();
+  });
+});
+
 describe('fragments the walk would not count are refused before validation', () => {
   it('an unused fragment of 2,400 same-named fields (validation took over a second) is refused, as validation would', () => {
     const query = `{ __typename } fragment U on Query { ${Array(2400).fill('health { status }').join(' ')} }`;
