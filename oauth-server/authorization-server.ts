@@ -4,6 +4,7 @@ import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
 import { messagePage, PAGE_HEADERS } from './approval-page.ts';
+import { refuseOversizedMetadata } from './client-metadata-bounds.ts';
 import { redirectUriMetadata } from './redirect-uri-policy.ts';
 import { boundAuthorizationRequests } from './authorization-request-check.ts';
 import { limitClientRegistrations } from './registration-limit-check.ts';
@@ -96,10 +97,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.
     allowOmittingSingleRegisteredRedirectUri: false,
     // https, http on loopback or a native app's own scheme; no wildcards. The hook sees the whole metadata: nothing
-    // in it may hold what cannot be stored.
+    // in it may hold what cannot be stored, nor more than a client needs.
     extraClientMetadata: {
       properties: redirectUriMetadata.properties,
       validator: (ctx, key, value, metadata) => {
+        refuseOversizedMetadata(metadata);
         refuseUnstorableMetadata(metadata);
         redirectUriMetadata.validator!(ctx, key, value, metadata);
       },
