@@ -13,17 +13,19 @@ export interface UpstreamPage<T, State> {
 }
 
 /**
- * The paging state after a page cut to `limit`: the items the platform sent past the cut, still to serve, then
- * the platform's own next state (and a truncation that ends the walk once they are served).
+ * The paging state after a page cut to `limit`: the items the platform sent past the cut (inline, or a reference to
+ * the stored copy, written once for the whole run of pages they fill), how many of them are served already, then
+ * the platform's own next state (and a truncation that ends the walk once they are all served).
  */
-interface HeldItems<T, State> {
-  held: T[];
+interface HeldItems<State> {
+  held: unknown;
+  at: number;
   then: State | null;
   truncated?: Truncation;
 }
 
-function isHeld<T, State>(state: unknown): state is HeldItems<T, State> {
-  return typeof state === 'object' && state !== null && Array.isArray((state as HeldItems<T, State>).held) && 'then' in state;
+function isHeld<State>(state: unknown): state is HeldItems<State> {
+  return typeof state === 'object' && state !== null && 'held' in state && typeof (state as HeldItems<State>).at === 'number';
 }
 
 /**
@@ -33,8 +35,8 @@ function isHeld<T, State>(state: unknown): state is HeldItems<T, State> {
  *
  * A page never holds more than `params.limit` items: platforms treat the page size as a hint (the microblog's
  * timelines, forum search) and may send more, which would be billed beyond the worst case priced on the limit. The
- * items past the cut travel in the next cursor's state and are served first, without a round trip, so a walk
- * returns every item the platform sent exactly once, in its order.
+ * items past the cut are kept with the next cursor and served first, without a round trip, so a walk returns every
+ * item the platform sent exactly once, in its order.
  */
 export async function cursorPage<T, State>(
   ctx: RequestContext,
@@ -46,17 +48,21 @@ export async function cursorPage<T, State>(
   const bound = { ...params } as Record<string, unknown>;
   // A root page served smaller to keep within maxCredits stays bound to the limit the client asked for.
   if (ctx.limitAsked !== undefined && info.parentType.name === 'Query') bound.limit = ctx.limitAsked;
-  const state = await resolveCursorState(ctx, readCursor<State | HeldItems<T, State>>(ctx, binding, bound));
-  const page: UpstreamPage<T, State> = isHeld<T, State>(state)
-    ? { items: state.held, next: state.then, truncated: state.truncated }
-    : await fetch(state as State | undefined);
+  const sign = async (next: unknown) => signCursor(ctx, binding, bound, await cursorState(ctx, next));
+  const limit = typeof (params as { limit?: unknown }).limit === 'number' ? (params as { limit: number }).limit : Number.POSITIVE_INFINITY;
+  const state = await resolveCursorState(ctx, readCursor<State | HeldItems<State>>(ctx, binding, bound));
+  if (isHeld<State>(state)) {
+    const held = (await resolveCursorState(ctx, state.held)) as T[];
+    const end = state.at + limit;
+    if (end < held.length) return { items: held.slice(state.at, end), nextCursor: await sign({ ...state, at: end }), truncated: null };
+    return { items: held.slice(state.at), nextCursor: state.then ? await sign(state.then) : null, truncated: state.truncated ?? null };
+  }
+  const page = await fetch(state);
   const truncated = page.truncated ?? null;
   const next = truncated ? null : page.next;
-  const sign = async (nextState: unknown) => signCursor(ctx, binding, bound, await cursorState(ctx, nextState));
-  const limit = (params as { limit?: unknown }).limit;
-  if (typeof limit === 'number' && page.items.length > limit) {
-    const held: HeldItems<T, State> = { held: page.items.slice(limit), then: next ?? null, ...(truncated ? { truncated } : {}) };
-    return { items: page.items.slice(0, limit), nextCursor: await sign(held), truncated: null };
+  if (page.items.length > limit) {
+    const rest: HeldItems<State> = { held: await cursorState(ctx, page.items.slice(limit)), at: 0, then: next ?? null, ...(truncated ? { truncated } : {}) };
+    return { items: page.items.slice(0, limit), nextCursor: await sign(rest), truncated: null };
   }
   return { items: page.items, nextCursor: next ? await sign(next) : null, truncated };
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { INLINE_STATE_LIMIT } from '../../core/cursor.ts';
+import type { RequestContext } from '../../core/request-context.ts';
+import { stalled } from '../../adapters/shapes/paging-shapes.ts';
+import { cursorPage, type UpstreamPage } from '../../resolvers/paging.ts';
+
+/** cursorPage over a platform that answers more than `limit`: the cut, the held items, the stored copy. */
+
+const info = { parentType: { name: 'Query' }, fieldName: 'things' } as never;
+
+function harness() {
+  const puts: unknown[] = [];
+  const stored = new Map<string, unknown>();
+  const ctx = {
+    deps: {
+      cursorKeys: [{ id: 'c1', key: Buffer.alloc(32, 1) }],
+      pagingStates: {
+        put: async (state: unknown) => {
+          const id = crypto.randomUUID();
+          puts.push(state);
+          stored.set(id, structuredClone(state));
+          return id;
+        },
+        get: async (id: string) => stored.get(id),
+      },
+    },
+    principal: { workspaceId: 'ws-1' },
+  } as unknown as RequestContext;
+  return { ctx, puts };
+}
+
+/** Walks to the end: the items of every page, and how often the platform was asked. */
+async function walk(ctx: RequestContext, limit: number, platform: (cursor: string | undefined) => UpstreamPage<{ id: string; pad: string }, string>) {
+  const pages: string[][] = [];
+  let calls = 0;
+  let cursor: string | undefined;
+  let truncated: unknown = null;
+  do {
+    const page = await cursorPage(ctx, info, { limit, cursor }, async (state: string | undefined) => {
+      calls++;
+      return platform(state);
+    });
+    pages.push(page.items.map((item) => item.id));
+    cursor = page.nextCursor ?? undefined;
+    truncated = page.truncated;
+  } while (cursor && pages.length < 50);
+  return { pages, calls, truncated };
+}
+
+const items = (from: number, n: number, pad = '') => Array.from({ length: n }, (_, i) => ({ id: `i${from + i}`, pad }));
+
+describe('cursorPage: pages of at most `limit`', () => {
+  it('serves what the platform sent past the cut first, then follows its cursor: each item once, in order', async () => {
+    const { ctx } = harness();
+    const { pages, calls } = await walk(ctx, 3, (cursor) => (cursor === undefined ? { items: items(0, 7), next: 'p2' } : { items: items(7, 4), next: null }));
+    expect(pages).toEqual([['i0', 'i1', 'i2'], ['i3', 'i4', 'i5'], ['i6'], ['i7', 'i8', 'i9'], ['i10']]);
+    expect(calls).toBe(2);
+  });
+
+  it('stores held items that outgrow a cursor once for all the pages they fill', async () => {
+    const { ctx, puts } = harness();
+    const pad = 'x'.repeat(INLINE_STATE_LIMIT / 4);
+    const { pages } = await walk(ctx, 2, () => ({ items: items(0, 11, pad), next: null }));
+    expect(pages.flat()).toEqual(items(0, 11).map((item) => item.id));
+    expect(pages.every((page) => page.length <= 2)).toBe(true);
+    expect(puts).toHaveLength(1);
+  });
+
+  it("a platform's truncation is reported on the page that serves the last held item", async () => {
+    const { ctx } = harness();
+    const { pages, truncated } = await walk(ctx, 4, () => ({ items: items(0, 6), next: 'again', truncated: stalled(6) }));
+    expect(pages).toEqual([['i0', 'i1', 'i2', 'i3'], ['i4', 'i5']]);
+    expect(truncated).toMatchObject({ reason: 'platform_stalled', seen: 6 });
+  });
+});
