@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
+import { isStorable } from '../adapters/db/storable-text.ts';
 import { itemsIn } from '../core/meter.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { builder } from './builder.ts';
@@ -11,7 +12,7 @@ import { unwrap } from './zod-shape.ts';
 /**
  * The operation's input schema, reading an explicit null for an optional argument as the argument's absence:
  * GraphQL declares such arguments nullable, so `cursor: null` (or a null variable) is a valid way to omit them.
- * Built once per input, with or without the NUL refusal (storesText).
+ * Built once per input, with or without the refusal of unstorable text (storesText).
  */
 const argumentSchemas = { read: new WeakMap<z.ZodObject, z.ZodType>(), stored: new WeakMap<z.ZodObject, z.ZodType>() };
 
@@ -20,34 +21,34 @@ export const ARGUMENT_SCHEMA = 'argumentSchema';
 
 /**
  * The schema a field's GraphQL arguments are validated with, built once per input. `stored`: its strings may be
- * written to the database, which refuses U+0000 in text (storesText).
+ * written to the database, which refuses U+0000 and lone surrogates (storesText).
  */
 export function argumentSchemaOf(input: z.ZodObject, stored = false): z.ZodType {
   const schemas = stored ? argumentSchemas.stored : argumentSchemas.read;
   let schema = schemas.get(input);
-  if (!schema) schemas.set(input, (schema = stored ? refusingNul(nullMeansAbsent(input)) : nullMeansAbsent(input)));
+  if (!schema) schemas.set(input, (schema = stored ? refusingUnstorable(nullMeansAbsent(input)) : nullMeansAbsent(input)));
   return schema;
 }
 
 /**
  * Whether an operation's string inputs may be stored: its mutations (monitors, webhooks). Reads store nothing, and
- * their strings reach the database only checked (ids are uuids, cursors are signed), so they skip the NUL scan: it
+ * their strings reach the database only checked (ids are uuids, cursors are signed), so they skip the scan: it
  * walks every argument, twice a call (the policy's check and Pothos'), 0.5-1.3 µs each time.
  */
 function storesText(op: OperationSpec): boolean {
   return op.graphql.kind === 'mutation';
 }
 
-/** An operation's argument schema (argumentSchemaOf), with the NUL refusal where it stores text. */
+/** An operation's argument schema (argumentSchemaOf), refusing unstorable text where it stores text. */
 export function operationArgumentSchema(op: OperationSpec): z.ZodType {
   return argumentSchemaOf(op.input, storesText(op));
 }
 
-/** Where a value holds a string with U+0000, as paths into it. */
-function nulPaths(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => nulPaths(item, [...path, index]));
-  if (value && typeof value === 'object' && !(value instanceof Date)) return Object.entries(value).flatMap(([key, item]) => nulPaths(item, [...path, key]));
+/** Where a value holds a string the database cannot store as it is (isStorable), as paths into it. */
+function unstorablePaths(value: unknown, path: PropertyKey[] = []): [PropertyKey[], string][] {
+  if (typeof value === 'string') return isStorable(value) ? [] : [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorablePaths(item, [...path, index]));
+  if (value && typeof value === 'object' && !(value instanceof Date)) return Object.entries(value).flatMap(([key, item]) => unstorablePaths(item, [...path, key]));
   return [];
 }
 
@@ -64,12 +65,16 @@ function nullMeansAbsent(input: z.ZodObject) {
 }
 
 /**
- * PostgreSQL (and PGlite) refuse U+0000 in text, so a stored string holding it would fail at the insert as a 500,
- * for a request that can never succeed: it is a 400 naming the member, on every surface.
+ * PostgreSQL (and PGlite) refuse U+0000 in text, and a lone surrogate (JSON's `"\udc00"`) in `jsonb`, so a stored
+ * string holding either would fail at the insert as a 500, for a request that can never succeed: it is a 400 naming
+ * the member, on every surface.
  */
-function refusingNul(schema: z.ZodType) {
+function refusingUnstorable(schema: z.ZodType) {
   return schema.superRefine((args, ctx) => {
-    for (const path of nulPaths(args)) ctx.addIssue({ code: 'custom', path, message: 'must not contain the NUL character (U+0000)' });
+    for (const [path, text] of unstorablePaths(args)) {
+      const message = text.includes('\u0000') ? 'must not contain the NUL character (U+0000)' : 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair): it is not Unicode text';
+      ctx.addIssue({ code: 'custom', path, message });
+    }
   });
 }
 

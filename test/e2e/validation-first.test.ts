@@ -131,3 +131,23 @@ describe('a NUL character (U+0000) in a string that would be stored', () => {
     expect((await svc.request('GET', '/v1/webhooks', { key })).body.data).toEqual([]);
   });
 });
+
+describe('a lone surrogate in a string that would be stored', () => {
+  it('is 400 naming the field on REST, GraphQL and MCP (was a retryable 500 from the jsonb column), and stores nothing', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'monitors:write', 'webhooks:write'] });
+    // The review's repro, the surrogate sent as JSON's escape: {"keywords":"rust\udc00"}.
+    const rawBody = '{"name":"s","target":{"kind":"search","keywords":"rust\\udc00"},"schedule":"manual"}';
+    const rest = await svc.request('POST', '/v1/monitors', { key, rawBody, headers: { 'content-type': 'application/json' } });
+    expect([rest.status, rest.body.error?.code, rest.body.error?.retryable, rest.body.error?.details?.field]).toEqual([400, 'invalid_request', false, 'target.keywords']);
+    expect(rest.body.error.message).toContain('lone surrogate');
+    const name = await svc.request('POST', '/v1/webhooks', { key, body: { name: 'a\ud800', url: 'https://1.1.1.1/hook' } });
+    expect([name.status, name.body.error?.details?.field]).toEqual([400, 'name']);
+    const graphql = await svc.graphql('mutation($t: JSON!) { createMonitor(name: "s", target: $t, schedule: "manual") { id } }', { t: { kind: 'search', keywords: 'rust\udc00' } }, key);
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { field: 'target.keywords' } });
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_monitor', arguments: { name: 's', target: { kind: 'search', keywords: 'rust\udc00' }, schedule: 'manual' } } };
+    const mcp = await svc.request('POST', '/mcp', { key, body: call, headers: { accept: 'application/json, text/event-stream' } });
+    expect(String(typeof mcp.body === 'string' ? mcp.body : JSON.stringify(mcp.body))).toMatch(/"isError":true.*"field":"target\.keywords"|"field":"target\.keywords".*"isError":true/s);
+    expect((await svc.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
+    expect((await svc.request('GET', '/v1/webhooks', { key })).body.data).toEqual([]);
+  });
+});

@@ -23,3 +23,12 @@ describe('the NUL (U+0000) refusal runs only where an operation stores text', ()
     for (const op of OPERATIONS) expect(operationArgumentSchema(op)).toBe(operationArgumentSchema(op));
   });
 });
+
+describe('a lone surrogate is refused where a NUL is, and for the same reason (storable text)', () => {
+  it('a mutation refuses it, naming the member; a surrogate pair is text like any other', () => {
+    const monitor = operationArgumentSchema(byField('createMonitor')).safeParse({ name: 'm', target: { kind: 'search', keywords: 'rust\udc00' }, schedule: 'manual' });
+    expect(monitor.error?.issues).toMatchObject([{ path: ['target', 'keywords'], message: expect.stringContaining('lone surrogate') }]);
+    const paired = operationArgumentSchema(byField('createWebhook')).safeParse({ name: 'hook \ud83e\udd80', url: 'https://1.1.1.1/hook' });
+    expect(paired.error?.issues).toBeUndefined();
+  });
+});
