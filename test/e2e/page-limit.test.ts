@@ -105,9 +105,18 @@ describe('a platform that sends more than a page asked for', () => {
   it('forum post search: pages of at most `limit`, every result once', async () => {
     const query = { query: 'e', subforum: 'programming', limit: 5, includeNsfw: true };
     const all = await walk('POST', '/v1/forum/search', { ...query, limit: 100 });
+    expect(all.ids.length).toBeGreaterThan(10);
     forum().paging = { overfill: 7 };
     const cut = await walk('POST', '/v1/forum/search', query);
     expectExactWalk(cut, 5, all.ids);
+  });
+
+  it('forum in-community search: pages of at most `limit`, every result once', async () => {
+    const query = { query: 'e', limit: 4, includeNsfw: true };
+    const all = await walk('POST', '/v1/forum/subforums/programming/search', { ...query, limit: 100 });
+    expect(all.ids.length).toBeGreaterThan(8);
+    forum().paging = { overfill: 5 };
+    expectExactWalk(await walk('POST', '/v1/forum/subforums/programming/search', query), 4, all.ids);
   });
 
   it('forum community search: pages of at most `limit`', async () => {
