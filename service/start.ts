@@ -17,7 +17,7 @@ import { createIdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import { loadKeyring } from '../adapters/db/keyring.ts';
 import { logger } from '../adapters/logging/logger.ts';
 import { runShutdown, type Cleanup } from './shutdown.ts';
-import { embeddedDatabase, initOrm, pingDatabase, type Orm } from '../adapters/db/orm.ts';
+import { embeddedDatabase, initOrm, sharedPing, type Orm } from '../adapters/db/orm.ts';
 import { createPagingStateStore } from '../adapters/db/paging-state-store.ts';
 import { createUsageCharges } from '../adapters/usage/usage-charges.ts';
 import { createUsageChargeWriter } from '../adapters/usage/usage-charge-writer.ts';
@@ -283,7 +283,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       serviceName: SERVICE_NAME,
       version,
       authenticate: (secret) => identity.authenticateKey(secret, now()),
-      databaseReady: () => pingDatabase(orm),
+      databaseReady: sharedPing(orm),
       billing: config.billing ? createBillingGate(leases) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),

@@ -134,6 +134,18 @@ export function embeddedDatabase(orm: Orm): EmbeddedDatabase | undefined {
   return embeddedDatabaseOf(orm.config.get('driverOptions'));
 }
 
+/**
+ * The service's readiness probe: a check asked for while a ping is under way shares that ping, so readiness checks at
+ * once (anyone may ask, with no key and no rate limit: `GET /ready`, GraphQL `readiness`) cost one round trip.
+ */
+export function sharedPing(orm: Orm, timeoutMs?: number): () => Promise<boolean> {
+  let running: Promise<boolean> | undefined;
+  return () =>
+    (running ??= pingDatabase(orm, timeoutMs).finally(() => {
+      running = undefined;
+    }));
+}
+
 /** Readiness probe: a trivial round trip, bounded so a hung database reads as "not ready" quickly. */
 export async function pingDatabase(orm: Orm, timeoutMs = 1_000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
