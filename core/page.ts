@@ -7,3 +7,10 @@ export interface Page<T> {
   /** Set when the walk ended before the end of what the platform holds (capped or stalled). */
   truncated: Truncation | null;
 }
+
+/**
+ * The GraphQL field extension in which a paginated field without a `limit` argument declares the most items one of
+ * its pages may hold (the catalogue's bound, the one its worst case is priced on): the platform chooses those pages'
+ * size, and a page is cut there as at a `limit`.
+ */
+export const PAGE_BOUND = 'pageBound';

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { cursorState, readCursor, resolveCursorState, signCursor } from '../core/cursor.ts';
-import type { Page } from '../core/page.ts';
+import { PAGE_BOUND, type Page } from '../core/page.ts';
 import type { Truncation } from '../adapters/shapes/paging-shapes.ts';
 import type { RequestContext } from '../core/request-context.ts';
 
@@ -28,12 +28,21 @@ function isHeld<State>(state: unknown): state is HeldItems<State> {
   return typeof state === 'object' && state !== null && 'held' in state && typeof (state as HeldItems<State>).at === 'number';
 }
 
+/** The most items this page may hold: the request's `limit`, or the bound the field declares when it takes none. */
+function pageLimit(info: Pick<GraphQLResolveInfo, 'parentType' | 'fieldName'>, params: object): number {
+  const limit = (params as { limit?: unknown }).limit;
+  if (typeof limit === 'number') return limit;
+  const declared = info.parentType.getFields()[info.fieldName]?.extensions?.[PAGE_BOUND];
+  return typeof declared === 'number' ? declared : Number.POSITIVE_INFINITY;
+}
+
 /**
  * One page of any paginated field: the cursor in `params` is checked and decoded (bound to this field and to every
  * other parameter), the upstream page fetched from its state, and the next page's state signed into `nextCursor`
  * (stored server-side when it outgrows a cursor).
  *
- * A page never holds more than `params.limit` items: platforms treat the page size as a hint (the microblog's
+ * A page never holds more than `params.limit` items (or the field's declared bound, where the platform chooses the
+ * page size and there is no `limit`): platforms treat the page size as a hint (the microblog's
  * timelines, forum search) and may send more, which would be billed beyond the worst case priced on the limit. The
  * items past the cut are kept with the next cursor and served first, without a round trip, so a walk returns every
  * item the platform sent exactly once, in its order.
@@ -49,7 +58,7 @@ export async function cursorPage<T, State>(
   // A root page served smaller to keep within maxCredits stays bound to the limit the client asked for.
   if (ctx.limitAsked !== undefined && info.parentType.name === 'Query') bound.limit = ctx.limitAsked;
   const sign = async (next: unknown) => signCursor(ctx, binding, bound, await cursorState(ctx, next));
-  const limit = typeof (params as { limit?: unknown }).limit === 'number' ? (params as { limit: number }).limit : Number.POSITIVE_INFINITY;
+  const limit = pageLimit(info, params);
   const state = await resolveCursorState(ctx, readCursor<State | HeldItems<State>>(ctx, binding, bound));
   if (isHeld<State>(state)) {
     const held = (await resolveCursorState(ctx, state.held)) as T[];

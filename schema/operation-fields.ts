@@ -5,7 +5,8 @@ import { itemsIn } from '../core/meter.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { builder } from './builder.ts';
 import type { BillingUnit, OperationSpec, UnitSource } from './catalogue/operation.ts';
-import { FIELD_COST, rootFieldCost } from './catalogue/worst-case.ts';
+import { PAGE_BOUND } from '../core/page.ts';
+import { FIELD_COST, pageBound, rootFieldCost } from './catalogue/worst-case.ts';
 import { argsFromZod, outputTypeOf } from './zod-graphql.ts';
 import { unwrap } from './zod-shape.ts';
 
@@ -117,7 +118,7 @@ function operationField(op: OperationSpec): void {
       // (and their billing) intact; REST and MCP report the error of their single field instead.
       nullable: true as never,
       description: op.description,
-      extensions: { [FIELD_COST]: rootFieldCost(op) },
+      extensions: { [FIELD_COST]: rootFieldCost(op), [PAGE_BOUND]: pageBound(op) },
       // Pothos refuses to validate an empty argument list; operations without input have nothing to validate.
       args: (Object.keys(args).length ? t.validate(args, operationArgumentSchema(op) as never) : {}) as never,
       resolve: async (_root, args, ctx, info) => {

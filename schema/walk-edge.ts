@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { RequestContext } from '../core/request-context.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 import type { BillingUnit, OperationSpec, UnitSource } from './catalogue/operation.ts';
-import { edgeCost, edgePriceText, FIELD_COST } from './catalogue/worst-case.ts';
+import { PAGE_BOUND } from '../core/page.ts';
+import { edgeCost, edgePriceText, FIELD_COST, pageBound } from './catalogue/worst-case.ts';
 import { ARGUMENT_SCHEMA, argumentSchemaOf, meterReturned } from './operation-fields.ts';
 import { argsFromZod, outputTypeOf } from './zod-graphql.ts';
 
@@ -39,7 +40,11 @@ export function walkEdge<Parent>(parent: ObjectRef<BuilderTypes, Parent>, name: 
       type: type as never,
       nullable: true as never,
       description: `${spec.description} ${edgePriceText(op, spec.returns?.asked)}`,
-      extensions: { [FIELD_COST]: edgeCost(op, spec.returns?.asked), ...(Object.keys(args).length ? { [ARGUMENT_SCHEMA]: argumentSchemaOf(input) } : {}) },
+      extensions: {
+        [FIELD_COST]: edgeCost(op, spec.returns?.asked),
+        ...(spec.returns ? {} : { [PAGE_BOUND]: pageBound(op) }),
+        ...(Object.keys(args).length ? { [ARGUMENT_SCHEMA]: argumentSchemaOf(input) } : {}),
+      },
       args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(input) as never) : {}) as never,
       resolve: async (source, edgeArgs, ctx, info) => {
         if (ctx.creditGuard) await ctx.creditGuard();

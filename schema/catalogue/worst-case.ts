@@ -136,6 +136,14 @@ export function edgeCost(op: OperationSpec, fixed: Record<string, unknown> = {})
   };
 }
 
+/**
+ * The most items a page of a paginated operation without a `limit` may hold: the bound its worst case is priced on.
+ * Undefined for other operations (a `limit` bounds their pages).
+ */
+export function pageBound(op: OperationSpec): number | undefined {
+  return op.paginated && !('limit' in op.input.shape) ? returnedBound(op, {}).items : undefined;
+}
+
 /** An edge's price in words, from the catalogue, for its description: per unit, and at most per parent. */
 export function edgePriceText(op: OperationSpec, fixed: Record<string, unknown> = {}): string {
   // A limit no request can give stands for the largest one the operation allows.

@@ -102,6 +102,22 @@ describe('a platform that sends more than a page asked for', () => {
     expect(cursor).not.toBeNull();
   });
 
+  it('followers, whose page size the platform chooses: pages of at most the 100 the worst case is priced on, every follower once', async () => {
+    const org = microblog().userByName(SIM_ACCOUNTS.org)!;
+    const plain = microblog().userByName(SIM_ACCOUNTS.plain)!;
+    for (let i = 0; i < 100; i++) {
+      const follower = microblog().addUser({ ...plain, id: microblog().nextId(microblog().now), username: `extra_follower_${i}` });
+      microblog().follow(follower.id, org.id);
+    }
+    const path = `/v1/microblog/users/${SIM_ACCOUNTS.org}/followers?`;
+    const all = await walk('GET', path);
+    expect(all.ids.length).toBeGreaterThan(140);
+    microblog().paging = { overfill: 60 };
+    const cut = await walk('GET', path);
+    expectExactWalk(cut, 100, all.ids);
+    expect(cut.sizes[0]).toBe(100);
+  });
+
   it('forum post search: pages of at most `limit`, every result once', async () => {
     const query = { query: 'e', subforum: 'programming', limit: 5, includeNsfw: true };
     const all = await walk('POST', '/v1/forum/search', { ...query, limit: 100 });
