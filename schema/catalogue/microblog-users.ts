@@ -160,7 +160,7 @@ export const getMicroblogUserFollowers = accountPage({
   path: '/v1/microblog/users/:user/followers',
   tool: 'get_microblog_user_followers',
   description:
-    'Followers, most recent first; the platform chooses the page size (about 70). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
+    'Followers, most recent first; the platform chooses the page size (about 70; at most 100 per page, the rest opening the next). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
   unit: 'user',
   weight: 3,
   max: null,
@@ -174,7 +174,7 @@ export const getMicroblogUserFollowing = accountPage({
   path: '/v1/microblog/users/:user/following',
   tool: 'get_microblog_user_following',
   description:
-    'Accounts the account follows, most recent first; the platform chooses the page size (about 70). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
+    'Accounts the account follows, most recent first; the platform chooses the page size (about 70; at most 100 per page, the rest opening the next). 404 when the account does not exist or is protected. First page also bills one profile lookup.',
   unit: 'user',
   weight: 3,
   max: null,
