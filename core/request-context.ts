@@ -48,11 +48,11 @@ export interface RequestContext {
    */
   limitAsked?: number;
   /**
-   * Set by the pipeline when the account could not hold the call's worst case: resolves once the call's hold covers
-   * what it has returned so far (growing it if the account can), or throws the refusal the call will end with. Walks
-   * await it before fetching, so a call that will be refused does not go on reading the platforms.
+   * Set by the pipeline when the account could not hold the call's worst case (schema/pipeline/walk-budget.ts): a walk
+   * edge reserves its own worst case before fetching, and releases it once its result is metered; it throws the
+   * refusal the call will end with once the account cannot pay for what the call has returned.
    */
-  creditGuard?: () => Promise<void>;
+  creditGuard?: (worstCase: number) => Promise<() => void>;
   /** When each platform first answered this call, for `meta.provenance`. */
   fetched?: Map<PlatformName, Date>;
 }

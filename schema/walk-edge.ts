@@ -34,6 +34,7 @@ export function walkEdge<Parent>(parent: ObjectRef<BuilderTypes, Parent>, name: 
   const { type } = outputTypeOf(spec.returns?.shape ?? op.payload, op.operationId);
   const units = spec.returns?.units ?? op.billing.returns ?? {};
   const dataField = spec.returns ? undefined : op.result?.dataField;
+  const worstCaseOf = edgeCost(op, spec.returns?.asked);
   builder.objectField(parent, name, (t) => {
     const args = argsFromZod(t as never, input);
     return t.field({
@@ -47,10 +48,14 @@ export function walkEdge<Parent>(parent: ObjectRef<BuilderTypes, Parent>, name: 
       },
       args: (Object.keys(args).length ? t.validate(args, argumentSchemaOf(input) as never) : {}) as never,
       resolve: async (source, edgeArgs, ctx, info) => {
-        if (ctx.creditGuard) await ctx.creditGuard();
-        const payload = await spec.resolve(source as Parent, edgeArgs as Record<string, unknown>, ctx, info);
-        meterReturned(units, dataField, payload, ctx, info);
-        return payload as never;
+        const release = ctx.creditGuard ? await ctx.creditGuard(worstCaseOf(edgeArgs as Record<string, unknown>).credits) : undefined;
+        try {
+          const payload = await spec.resolve(source as Parent, edgeArgs as Record<string, unknown>, ctx, info);
+          meterReturned(units, dataField, payload, ctx, info);
+          return payload as never;
+        } finally {
+          release?.();
+        }
       },
     });
   });

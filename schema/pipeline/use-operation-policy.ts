@@ -19,6 +19,7 @@ import { checkCallOptions, type CallOptions, type SentCallOptions } from '../../
 import { provenanceOf } from '../../core/provenance.ts';
 import { readCursor } from '../../core/cursor.ts';
 import { ceilingRefusal, estimateOf, smallerPage, type SmallerPage } from './credit-ceiling.ts';
+import { walkBudget, type WalkBudget } from './walk-budget.ts';
 
 interface PlannedField extends RootField {
   op: OperationSpec;
@@ -166,6 +167,7 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
     // Planned only for a request with a billed or key-authenticated field: /health and introspection skip it.
     let worstCase: WorstCase | undefined;
     let admission: Admission | undefined;
+    let budget: WalkBudget | undefined;
     let options: CallOptions = { dryRun: false };
     let partial: SmallerPage | undefined;
     try {
@@ -207,24 +209,17 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
         const { minimumCredits } = estimate;
         // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
         if (minimumCredits > 0) admission = await ctx.deps.billing.admit(principal, { minimumCredits, reserveCredits: worstCase.credits });
-        // An account that could not hold the worst case: walks check, before fetching, that it can pay for what the
-        // call has already returned, so a call whose result will be withheld stops reading the platforms.
+        // An account that could not hold the worst case: its walks pay as they go (walk-budget.ts).
         if (admission && admission.reserved < worstCase.credits) {
           const held = principal;
-          let refusal: unknown;
-          let growing: Promise<void> | undefined;
-          const cover = async () => {
-            const soFar = priceOfFields(ctx, fields);
-            if (refusal !== undefined) throw refusal;
-            if (!admission || soFar <= admission.reserved) return;
-            try {
-              admission = await ctx.deps.billing.extend(held, admission, soFar - admission.reserved);
-            } catch (error) {
-              refusal = error;
-              throw error;
-            }
-          };
-          ctx.creditGuard = () => (growing ??= cover().finally(() => (growing = undefined)));
+          budget = walkBudget({
+            held: () => admission!.reserved,
+            soFar: () => priceOfFields(ctx, fields),
+            grow: async (extra) => {
+              admission = await ctx.deps.billing.extend(held, admission!, extra);
+            },
+          });
+          ctx.creditGuard = budget.reserve;
         }
       }
     } catch (error) {
@@ -244,7 +239,12 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
         let charged = 0;
         let remaining: number | undefined;
         let outcome: ExecutionResult = errors ? { ...result, errors } : result;
-        if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
+        const walkRefusal = budget?.refusal();
+        if (principal && admission && walkRefusal) {
+          // A walk refused on the way: the call ends refused whatever the account holds by now, nothing charged.
+          ({ remaining } = await ctx.deps.billing.release(principal, admission));
+          outcome = { errors: [toCatalogueError(walkRefusal.error)] };
+        } else if (principal && admission && options.maxCredits && credits > options.maxCredits.credits) {
           // Never charged above the client's ceiling, even by a result that outgrew its estimate: withheld, nothing charged.
           ({ remaining } = await ctx.deps.billing.release(principal, admission));
           outcome = { errors: [toCatalogueError(ceilingRefusal(options.maxCredits, credits, 'price'))] };

@@ -31,6 +31,18 @@ describe('a walk stops reading the platforms once its account cannot pay for wha
     expect((await usageOf(svc, key)).balance).toBe(before.balance);
   });
 
+  it.each([60, 120])('an account of %i credits, enough for the members page and a few timelines: the walk stops one timeline past what it can pay, and is refused with nothing charged', async (credits) => {
+    const { key } = await fundedWorkspace(svc, credits);
+    const upstream = requests();
+    const res = await svc.graphql(WALK, {}, key);
+    expect(res.status).toBe(402);
+    expect(charged(res)).toBe(0);
+    expect(res.body.data ?? null).toBeNull();
+    // Before, every member's timeline was read (one request each, 45 here) whatever the balance above the first page.
+    expect(requests() - upstream).toBeLessThan(15);
+    expect((await usageOf(svc, key)).balance).toBe(credits);
+  });
+
   it('an account holding less than the worst case but enough for the result: the walk runs whole and is charged exactly', async () => {
     const rich = await fundedWorkspace(svc, 100_000);
     const fullStart = requests();
