@@ -79,7 +79,11 @@ export function readCursor<State>(ctx: RequestContext, operationId: string, para
   return decoded.s;
 }
 
-/** Paging state up to this size travels inside the cursor; larger state is stored and the cursor names it. */
+/**
+ * Paging state up to this many bytes of UTF-8 JSON travels inside the cursor; larger state is stored and the cursor
+ * names it. Bytes, not characters: the cursor's 4096 characters are base64 of the UTF-8 payload (4 per 3 bytes), so
+ * 2800 bytes of state leave room for the envelope and the MAC however multi-byte the text it holds.
+ */
 export const INLINE_STATE_LIMIT = 2_800;
 
 interface StoredStateRef {
@@ -95,7 +99,7 @@ function isStoredRef(state: unknown): state is StoredStateRef {
  * never outgrows its 4096 characters. The reference is as bound and as tamper-proof as any other state.
  */
 export async function cursorState(ctx: RequestContext, state: unknown): Promise<unknown> {
-  if (JSON.stringify(state).length <= INLINE_STATE_LIMIT) return state;
+  if (Buffer.byteLength(JSON.stringify(state)) <= INLINE_STATE_LIMIT) return state;
   return { $stored: await ctx.deps.pagingStates.put(state) } satisfies StoredStateRef;
 }
 

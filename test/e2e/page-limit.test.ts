@@ -102,6 +102,17 @@ describe('a platform that sends more than a page asked for', () => {
     expect(cursor).not.toBeNull();
   });
 
+  it('a timeline of multi-byte text (Japanese): the held posts outgrow a cursor in bytes, not characters, and every page is served', async () => {
+    const plain = microblog().userByName(SIM_ACCOUNTS.plain)!;
+    const author = microblog().addUser({ ...plain, id: microblog().nextId(microblog().now), username: 'nihongo_poster' });
+    for (let i = 0; i < 8; i++) microblog().addPost({ authorId: author.id, text: `${i}${'日本語の投稿です。'.repeat(15)}`.slice(0, 140) });
+    const path = `/v1/microblog/users/${author.username}/posts?`;
+    const all = await walk('GET', `${path}limit=100`);
+    expect(all.ids).toHaveLength(8);
+    microblog().paging = { overfill: 3 };
+    for (const limit of [2, 3, 4]) expectExactWalk(await walk('GET', `${path}limit=${limit}`), limit, all.ids);
+  });
+
   it('followers, whose page size the platform chooses: pages of at most the 100 the worst case is priced on, every follower once', async () => {
     const org = microblog().userByName(SIM_ACCOUNTS.org)!;
     const plain = microblog().userByName(SIM_ACCOUNTS.plain)!;

@@ -112,6 +112,16 @@ describe('paging state too large for a cursor', () => {
     expect(await resolveCursorState(storeCtx, read)).toEqual(state);
   });
 
+  it('is measured in UTF-8 bytes: multi-byte text under the limit in characters but not in bytes is stored', async () => {
+    for (const text of ['あ'.repeat(1_200), '😀'.repeat(600), 'é'.repeat(1_500)]) {
+      const state = { held: [{ id: '1', text }], then: null };
+      expect(JSON.stringify(state).length).toBeLessThanOrEqual(INLINE_STATE_LIMIT);
+      const cursor = signCursor(storeCtx, 'Query.microblogUserPosts', params, await cursorState(storeCtx, state));
+      expect(cursor.length).toBeLessThanOrEqual(MAX_CURSOR_LENGTH);
+      expect(await resolveCursorState(storeCtx, readCursor(storeCtx, 'Query.microblogUserPosts', { ...params, cursor }))).toEqual(state);
+    }
+  });
+
   it('400 invalid_cursor once the stored state is gone', async () => {
     const carried = await cursorState(storeCtx, { big: 'x'.repeat(INLINE_STATE_LIMIT) });
     stored.clear();
