@@ -5,6 +5,7 @@ import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
+import { MCP_MESSAGES } from '../schema/catalogue/mcp-messages.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
 import { authenticate } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
@@ -13,6 +14,7 @@ import { inheritedToolCalls } from './inherited-tool-names.ts';
 import { buildMcpServer, toolVisible } from './mcp-server.ts';
 import type { McpOAuth } from './mcp-oauth.ts';
 import type { OpenStreams } from './open-streams.ts';
+import { createToolsListCache } from './tools-list-cache.ts';
 
 /** Protocol versions from which MCP has no JSON-RPC batches (dated versions compare as text). */
 const NO_BATCHES_FROM = '2025-06-18';
@@ -27,6 +29,18 @@ function isRefusedBatch(request: Request, body: string): boolean {
 /** Whether an MCP message opens a long-lived `subscriptions/listen` stream. */
 function isSubscriptionStream(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'subscriptions/listen';
+}
+
+/**
+ * The rate-limit weight of a body's messages that nothing else weighs: all but its tool calls (weighed by the pipeline
+ * as their operations) and a stream opening (a lone `subscriptions/listen`, SUBSCRIPTION_STREAMS). A body that does not
+ * parse counts as one message.
+ */
+function messagesWeight(body: unknown): number {
+  if (isSubscriptionStream(body)) return 0;
+  const messages: unknown[] = body === undefined ? [undefined] : Array.isArray(body) ? body : [body];
+  const method = (message: unknown) => (typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined);
+  return messages.filter((message) => method(message) !== 'tools/call').length * MCP_MESSAGES.rateLimitWeight;
 }
 
 /** A POST's JSON body, parsed once for every reader; undefined for none, or one that does not parse (the SDK answers that). */
@@ -101,6 +115,10 @@ function hiddenToolCalls(body: unknown, operations: readonly OperationSpec[], sc
   return { hidden, rest: body.filter((message) => !hidden.includes(message)) };
 }
 
+/** A JSON-RPC error answer of the bridge's own, before the SDK sees the request: nothing charged. */
+const protocolRefusal = (code: number, message: string, data?: Record<string, unknown>): McpAnswer =>
+  answered({ status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } } });
+
 /** The JSON-RPC messages of an SDK answer: its JSON (one message or an array), or its events' data; none for a 202. */
 async function messagesOf(response: Response): Promise<unknown[]> {
   if (response.status === 202) return [];
@@ -116,20 +134,25 @@ async function messagesOf(response: Response): Promise<unknown[]> {
  * The SDK's answers to the rest of a batch, with ours to its calls of inherited tool names (inherited-tool-names.ts)
  * added in the same form: events of its stream (2025-era batches are answered as one), or members of its JSON array.
  */
-async function withAnswers(response: Response, answers: unknown[]): Promise<Response> {
+async function withAnswers(response: Response, answers: string[]): Promise<Response> {
   // Notifications alone get no answer (202): ours are then the batch's only answers.
-  if (response.status === 202) return Response.json(answers);
+  if (response.status === 202) return jsonAnswer(`[${answers.join(',')}]`);
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !(type.startsWith('text/event-stream') || type.startsWith('application/json'))) return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   if (type.startsWith('text/event-stream')) {
-    const events = answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join('');
+    const events = answers.map((answer) => `event: message\ndata: ${answer}\n\n`).join('');
     return new Response((await response.text()) + events, { status: response.status, headers });
   }
-  const rest = (await response.json()) as unknown;
-  return Response.json([...(Array.isArray(rest) ? rest : [rest]), ...answers], { status: response.status, headers });
+  // Joined as text: our answers are serialized already (a cached tools/list is large).
+  const rest = (await response.text()).trim();
+  const members = rest.startsWith('[') ? rest.slice(1, -1).trim() : rest;
+  return new Response(`[${[...(members === '' ? [] : [members]), ...answers].join(',')}]`, { status: response.status, headers });
 }
+
+/** Serialized JSON as an answer. */
+const jsonAnswer = (json: string) => new Response(json, { headers: { 'content-type': 'application/json' } });
 
 /**
  * `/mcp`: stateless Streamable HTTP. Serves the 2026-07-28 protocol and, for 2025-era clients, the
@@ -141,6 +164,7 @@ export function createMcpBridge(
   info: { name: string; version: string },
   options: { allowedOrigins: ReadonlySet<string>; oauth: () => McpOAuth | undefined; streams: OpenStreams },
 ) {
+  const toolsLists = createToolsListCache();
   const handler = createMcpHandler(
     (mcpCtx) => {
       const ctx = mcpCtx.authInfo?.extra?.requestContext as RequestContext | undefined;
@@ -185,11 +209,11 @@ export function createMcpBridge(
         return answered({ status: 403, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed: the operator lists allowed origins in SVC_MCP_ALLOWED_ORIGINS.` } } });
       }
       if (isRefusedBatch(request, body)) {
-        return answered({ status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.' } } });
+        return protocolRefusal(-32600, 'JSON-RPC batches are not part of MCP since protocol 2025-06-18: send one message per request.');
       }
       // Refused before anything parses it, as /v1 and /graphql do; in the JSON-RPC shape the SDK gives a body that does not parse.
       if (request.method === 'POST' && nestsDeeperThan(body)) {
-        return answered({ status: 400, headers: { 'x-credits-charged': '0' }, isError: true, body: { jsonrpc: '2.0', id: null, error: { code: ProtocolErrorCode.ParseError, message: TOO_DEEP.message, data: TOO_DEEP.details } } });
+        return protocolRefusal(ProtocolErrorCode.ParseError, TOO_DEEP.message, TOO_DEEP.details);
       }
       const oauth = options.oauth();
       try {
@@ -207,15 +231,23 @@ export function createMcpBridge(
           const envelope = errorEnvelope(ctx.requestId, 'insufficient_scope', message, { requiredScope: beyondGrant.scopes[0], operationId: beyondGrant.operationId });
           return answered({ ...envelope, headers: { 'www-authenticate': oauth.refusal('insufficient_scope', 'Insufficient scope', beyondGrant.scopes), 'x-credits-charged': '0' } });
         }
+        if (Array.isArray(parsed) && parsed.length > MCP_MESSAGES.maxPerBatch) {
+          return protocolRefusal(-32600, `A JSON-RPC batch may hold at most ${MCP_MESSAGES.maxPerBatch} messages; this one holds ${parsed.length}: send it as smaller batches.`, { limit: MCP_MESSAGES.maxPerBatch, messages: parsed.length });
+        }
+        const weight = messagesWeight(parsed);
+        if (weight > 0) await ctx.deps.rateLimits.consume(principal, weight);
         const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx, parsedBody: parsed } };
         if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };
-        const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
-        if (inherited && inherited.rest === undefined) return answered(Response.json(Array.isArray(parsed) ? inherited.answers : inherited.answers[0]));
-        const rest = inherited ? inherited.rest : parsed;
         // Each part gets a server of its own, built for the tools that part calls.
         const serve = (part: unknown) => handler.fetch(request, { authInfo: { ...authInfo, extra: { ...authInfo.extra, parsedBody: part } }, parsedBody: part });
+        const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
+        const unanswered = inherited ? inherited.rest : parsed;
+        const listed = unanswered === undefined ? undefined : await toolsLists.answer(unanswered, request, principal.scopes, async (message) => messagesOf(await serve(message)));
+        const ours = [...(inherited?.answers ?? []).map((answer) => JSON.stringify(answer)), ...(listed?.answers ?? [])];
+        const rest = listed ? listed.rest : unanswered;
+        if (rest === undefined) return answered(jsonAnswer(Array.isArray(parsed) ? `[${ours.join(',')}]` : ours[0]!));
         const apart = hiddenToolCalls(rest, operations, principal.scopes);
-        const answers = [...(inherited?.answers ?? []), ...(apart ? await messagesOf(await serve(apart.hidden)) : [])];
+        const answers = [...ours, ...(apart ? (await messagesOf(await serve(apart.hidden))).map((answer) => JSON.stringify(answer)) : [])];
         const response = await serve(apart ? apart.rest : rest);
         return answered(answers.length === 0 ? response : await withAnswers(response, answers));
       } catch (error) {
