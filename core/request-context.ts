@@ -17,6 +17,11 @@ export interface Principal {
   scopes: readonly string[];
   expiresAt: Date | null;
   createdAt: Date;
+  /**
+   * The person it answers to, for bounds per person (MCP streams): a connection's approver, a key's workspace owner;
+   * absent for a workspace without an owner (one the operator made).
+   */
+  personId?: string;
 }
 
 export type Surface = 'graphql' | 'rest' | 'mcp';

@@ -180,7 +180,9 @@ export function createMcpBridge(
   const openStream = async (request: Request, principal: Principal, ctx: RequestContext, authInfo: AuthInfo, parsedBody: unknown): Promise<Response | EnvelopeResponse> => {
     const slot = options.streams.open(principal);
     if ('refused' in slot) {
-      const message = `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
+      const message = slot.refused === 'instance'
+        ? `This instance has ${slot.limit} subscription streams open, the most it serves: try again later.`
+        : `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
       const envelope = errorEnvelope(ctx.requestId, 'rate_limited', message, { reason: 'too_many_streams', limit: slot.limit, per: slot.refused });
       return { ...envelope, headers: { 'retry-after': String(SUBSCRIPTION_STREAMS.retryAfterSeconds), 'x-credits-charged': '0' } };
     }

@@ -74,7 +74,7 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
       if (!token || KEY_PREFIX.test(token)) return undefined;
       // Parses, verifies, checks the audience is this resource and the expiry (RFC 8707: no token passthrough).
       const info = await verifyBearerToken(`Bearer ${token}`, { verifier, expectedResource: resource, resourceMetadataUrl });
-      const found = (info.extra as { found: { keyId: string; workspaceId: string; createdAt: Date } }).found;
+      const found = (info.extra as { found: { keyId: string; workspaceId: string; createdAt: Date; personId: string } }).found;
       return {
         keyId: found.keyId,
         kind: 'mcp_connection',
@@ -83,6 +83,7 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
         scopes: info.scopes,
         expiresAt: new Date(info.expiresAt! * 1000),
         createdAt: found.createdAt,
+        personId: found.personId,
       };
     },
   };

@@ -104,6 +104,8 @@ export interface StartOptions {
   jobs?: { processEvery?: number; lockLifetimeMs?: number; deliverySweepMs?: number; autostart?: boolean };
   /** Webhook attempt timeout (tests use a short one). */
   webhookTimeoutMs?: number;
+  /** The MCP subscription streams one instance keeps open (tests fill an instance with a few). */
+  mcpStreamsPerInstance?: number;
   /** How the authorization server fetches client ID metadata documents (tests trust their own loopback certificate). */
   clientMetadataFetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
   /** Where the default client metadata fetch may connect: nothing but public addresses over https unless a test says. */
@@ -181,7 +183,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // MCP connections' access tokens, forgotten with their connection (docs/hot-path.md).
     const tokenCache = new KeyCache<VerifiedAccessToken>({ enabled: false });
     const following = keyCachesFollowing(keyCache, tokenCache);
-    const mcpStreams = createOpenStreams({ now, maxPerKey: SUBSCRIPTION_STREAMS.maxOpenPerKey, maxPerWorkspace: SUBSCRIPTION_STREAMS.maxOpenPerWorkspace });
+    const mcpStreams = createOpenStreams({
+      now,
+      maxPerKey: SUBSCRIPTION_STREAMS.maxOpenPerKey,
+      maxPerWorkspace: SUBSCRIPTION_STREAMS.maxOpenPerWorkspace,
+      maxPerPerson: SUBSCRIPTION_STREAMS.maxOpenPerPerson,
+      maxPerInstance: options.mcpStreamsPerInstance ?? SUBSCRIPTION_STREAMS.maxOpenPerInstance,
+    });
     cleanups.push({ step: 'MCP stream expiry', run: () => mcpStreams.close() });
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.
     // MCP streams end with their key's change, and all of them whenever changes may have been missed.

@@ -27,6 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Times come back as epoch milliseconds (float8) so both drivers hand over plain numbers. */
 const AUTH_QUERY = `select "id", "workspace_id", "label", "scopes", "hash",
+  (select w."owner_person_id" from "workspace" w where w."id" = "api_key"."workspace_id") as "person_id",
   (extract(epoch from "created_at") * 1000)::float8 as "created_ms",
   (extract(epoch from "expires_at") * 1000)::float8 as "expires_ms",
   "revoked_at" is not null as "revoked"
@@ -38,6 +39,7 @@ interface AuthRow {
   label: KeyLabel;
   scopes: Scope[];
   hash: string;
+  person_id: string | null;
   created_ms: number;
   expires_ms: number | null;
   revoked: boolean;
@@ -91,6 +93,8 @@ export interface AuthenticatedKey {
   scopes: Scope[];
   expiresAt: Date | null;
   createdAt: Date;
+  /** The workspace's owner, when it has one. */
+  personId?: string;
 }
 
 export type AuthenticationFailure = { failure: 'malformed' | 'unknown' | 'expired' | 'revoked' };
@@ -294,6 +298,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
         scopes: row.scopes,
         expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms),
         createdAt: new Date(row.created_ms),
+        ...(row.person_id === null ? {} : { personId: row.person_id }),
       };
       // Shared by every call of this key while cached: nobody may change it.
       Object.freeze(key);

@@ -31,6 +31,8 @@ export interface VerifiedAccessToken {
   /** Expiry, epoch seconds. */
   expiresAt: number;
   createdAt: Date;
+  /** The person who approved the connection. */
+  personId: string;
 }
 
 export type TokenFailure = { failure: 'unknown' | 'revoked' };
@@ -48,13 +50,14 @@ interface TokenRow {
   payload: unknown;
   key_id: string;
   workspace_id: string;
+  person_id: string;
   scopes: Scope[];
   revoked: boolean;
   created_ms: number;
   expires_ms: number | null;
 }
 
-const TOKEN_QUERY = `select m."payload", k."id" as "key_id", k."workspace_id", k."scopes", k."revoked_at" is not null as "revoked",
+const TOKEN_QUERY = `select m."payload", k."id" as "key_id", k."workspace_id", k."person_id", k."scopes", k."revoked_at" is not null as "revoked",
   (extract(epoch from k."created_at") * 1000)::float8 as "created_ms", (extract(epoch from m."expires_at") * 1000)::float8 as "expires_ms"
   from "oauth_model" m join "api_key" k on k."oauth_grant_id" = m."grant_id"
   where m."kind" = 'AccessToken' and m."id" = ? and (m."expires_at" is null or m."expires_at" > ?)`;
@@ -113,6 +116,7 @@ export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: Key
         audience: typeof payload.aud === 'string' ? payload.aud : undefined,
         expiresAt: payload.exp ?? 0,
         createdAt: new Date(row.created_ms),
+        personId: row.person_id,
       });
       const expiries = [row.expires_ms, payload.exp === undefined ? null : payload.exp * 1000].filter((ms): ms is number => ms !== null);
       tokens?.remember(id, verified, expiries.length ? Math.min(...expiries) : null, generation, now.getTime());

@@ -34,10 +34,10 @@ const LISTEN = JSON.stringify({
 });
 
 /** Opens a stream and reads its first event (the acknowledgement); a refusal is read whole. */
-async function listen(key: string) {
+async function listen(key: string, service: TestService = svc) {
   const controller = new AbortController();
   opened.push(controller);
-  const res = await fetch(`${svc.url}/mcp`, {
+  const res = await fetch(`${service.url}/mcp`, {
     method: 'POST',
     signal: controller.signal,
     headers: {
@@ -99,6 +99,31 @@ describe('MCP subscription streams', () => {
     expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it(`opens at most ${SUBSCRIPTION_STREAMS.maxOpenPerPerson} per person, over the workspaces the person owns and the connections the person approved`, async () => {
+    const { person, workspace } = await svc.service.people.signUp({ email: 'grace@example.com', password: 'correct horse battery', name: 'Grace' });
+    const workspaces = [workspace.id];
+    while (workspaces.length * SUBSCRIPTION_STREAMS.maxOpenPerKey < SUBSCRIPTION_STREAMS.maxOpenPerPerson + 1) {
+      workspaces.push((await svc.service.identity.createWorkspace({ name: `more ${workspaces.length}`, ownerPersonId: person.id })).id);
+    }
+    // One key per workspace, each below its key, workspace and rate bounds.
+    const keys = await Promise.all(workspaces.map((workspaceId) => svc.newKey({ workspaceId })));
+    let opened = 0;
+    for (const { key } of keys) {
+      for (let i = 0; i < SUBSCRIPTION_STREAMS.maxOpenPerKey && opened < SUBSCRIPTION_STREAMS.maxOpenPerPerson; i++, opened++) expect((await listen(key)).res.status).toBe(200);
+    }
+    // Before: the person's next stream opened, up to the SDK's 1,024 for the whole instance.
+    const refused = await listen(keys.at(-1)!.key);
+    expect(refused.res.status).toBe(429);
+    expect(refused.res.headers.get('retry-after')).toBe(String(SUBSCRIPTION_STREAMS.retryAfterSeconds));
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'too_many_streams', limit: SUBSCRIPTION_STREAMS.maxOpenPerPerson, per: 'person' } });
+    // A connection the person approved counts as the person's too.
+    const flow = new McpSignIn(svc.url, { session: (await svc.service.people.startSession(person.id)).token, workspaceId: workspace.id });
+    const { tokens } = await flow.signIn();
+    expect((await listen(tokens.access_token)).body.error).toMatchObject({ details: { per: 'person' } });
+    // Another person's key is not held back.
+    expect((await listen((await svc.newKey()).key)).res.status).toBe(200);
+  });
+
   it('ends an open stream when its key is revoked', async () => {
     const { key, keyId } = await svc.newKey();
     const stream = await listen(key);
@@ -122,5 +147,30 @@ describe('MCP subscription streams', () => {
     expect(revoked.status).toBe(200);
     await readToEnd(stream.reader!);
     expect((await listen(tokens.access_token)).res.status).toBe(401);
+  });
+});
+
+describe('MCP subscription streams of a whole instance', () => {
+  const PER_INSTANCE = 3;
+  let small: TestService;
+  beforeAll(async () => {
+    small = await startTestService({ mcpStreamsPerInstance: PER_INSTANCE });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('are bounded below the SDK’s own limit: a full instance answers 429 naming the bound, and a place freed is taken again', async () => {
+    const streams = [];
+    for (let i = 0; i < PER_INSTANCE; i++) streams.push(await listen((await small.newKey()).key, small));
+    expect(streams.map((stream) => stream.res.status)).toEqual(Array(PER_INSTANCE).fill(200));
+    const { key } = await small.newKey();
+    // Before: opened (only the SDK's 1,024 bounded an instance, refused with JSON-RPC -32603).
+    const refused = await listen(key, small);
+    expect(refused.res.status).toBe(429);
+    expect(refused.res.headers.get('x-credits-charged')).toBe('0');
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'too_many_streams', limit: PER_INSTANCE, per: 'instance' } });
+    streams[0]!.controller.abort();
+    await expect.poll(async () => (await listen(key, small)).res.status).toBe(200);
   });
 });

@@ -6,13 +6,14 @@ const T0 = Date.parse('2026-11-25T10:00:00Z');
 let nowMs = T0;
 let streams: OpenStreams;
 
-const principal = (keyId: string, workspaceId = `ws-${keyId}`, expiresAt: Date | null = null): Principal => ({
+const principal = (keyId: string, workspaceId = `ws-${keyId}`, expiresAt: Date | null = null, personId?: string): Principal => ({
   keyId,
   workspaceId,
   expiresAt,
   label: 'live',
   scopes: [],
   createdAt: new Date(T0),
+  ...(personId === undefined ? {} : { personId }),
 });
 
 function slot(admission: StreamAdmission): StreamSlot {
@@ -20,7 +21,7 @@ function slot(admission: StreamAdmission): StreamSlot {
   return admission;
 }
 
-function open(options = { maxPerKey: 2, maxPerWorkspace: 3 }): OpenStreams {
+function open(options = { maxPerKey: 2, maxPerWorkspace: 3, maxPerPerson: 4, maxPerInstance: 6 }): OpenStreams {
   nowMs = T0;
   streams = createOpenStreams({ now: () => new Date(nowMs), ...options });
   return streams;
@@ -40,6 +41,21 @@ describe('open MCP streams', () => {
     slot(s.open(principal('d', 'v')));
     second.release();
     slot(s.open(principal('c', 'w')));
+  });
+
+  it('refuses beyond the per-person bound across workspaces, and beyond the instance bound for everyone', () => {
+    const s = open();
+    const first = slot(s.open(principal('a', 'w', null, 'p')));
+    slot(s.open(principal('a', 'w', null, 'p')));
+    slot(s.open(principal('b', 'v', null, 'p')));
+    slot(s.open(principal('c', 'u', null, 'p')));
+    expect(s.open(principal('d', 't', null, 'p'))).toEqual({ refused: 'person', limit: 4 });
+    // A workspace without an owner has no person: its keys are bound by key, workspace and instance.
+    slot(s.open(principal('e', 's')));
+    slot(s.open(principal('f', 's')));
+    expect(s.open(principal('g', 'r', null, 'q'))).toEqual({ refused: 'instance', limit: 6 });
+    first.release();
+    slot(s.open(principal('d', 't', null, 'p')));
   });
 
   it('ends every stream of a changed key, and gives their places back', () => {
