@@ -1,6 +1,6 @@
 import { fromJsonSchema, McpServer, type JsonSchemaType, type jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { UNIT_PRICES, type OperationSpec } from '../schema/catalogue/operation.ts';
+import { takesCallOptions, UNIT_PRICES, type OperationSpec } from '../schema/catalogue/operation.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { envelopeOfError, toEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { grants } from '../adapters/identity/scopes.ts';
@@ -30,18 +30,16 @@ const passThrough: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
-/** Arguments every billed tool takes beside the operation's own: the call's credit ceiling and dry run. */
+/** Arguments every tool whose call costs credits takes beside the operation's own: the call's credit ceiling and dry run. */
 const CALL_OPTION_SCHEMAS = {
   maxCredits: {
     type: 'integer',
     minimum: 0,
     maximum: 1_000_000_000,
-    description: 'The most this call may be charged. A call whose worst case is higher is refused free (400 naming maxCredits), or served as a smaller page where the tool takes a limit (meta.partial says so).',
+    description: 'The most this call may be charged (with the run it queues, for a monitor). A call whose worst case is higher is refused free (400 naming maxCredits), or served as a smaller page where the tool takes a limit (meta.partial says so).',
   },
   dryRun: { type: 'boolean', description: 'true: run nothing and charge nothing; the result is data null with meta.estimate (minimumCredits, worstCaseCredits, rateLimitWeight).' },
 } as const;
-
-const isBilled = (op: OperationSpec) => op.billing.minimumCredits > 0;
 
 const toolSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
 const outputSchemas = new WeakMap<OperationSpec, ReturnType<typeof fromJsonSchema>>();
@@ -54,8 +52,8 @@ function outputSchemaOf(op: OperationSpec) {
     // Named shapes stay in `$defs` at the root, where the `$ref`s inside `data` point.
     const { $schema: _ignored, $defs, ...dataSchema } = data;
     const meta = { type: 'object', properties: { requestId: { type: 'string' } }, required: ['requestId'] };
-    // A dry run of a billed tool answers data null.
-    const dataOrNull = isBilled(op) ? { anyOf: [dataSchema, { type: 'null' }] } : dataSchema;
+    // A dry run answers data null.
+    const dataOrNull = takesCallOptions(op) ? { anyOf: [dataSchema, { type: 'null' }] } : dataSchema;
     const envelope = { type: 'object', properties: { data: dataOrNull, meta }, required: ['data', 'meta'], ...($defs ? { $defs } : {}) };
     schema = fromJsonSchema(envelope as JsonSchemaType, passThrough);
     outputSchemas.set(op, schema);
@@ -74,6 +72,7 @@ function toolDescription(op: OperationSpec): string {
   } else if (op.billing.chargedLater) {
     // The description already says what is free and what is charged later.
     parts.push(`Rate-limit weight ${rateLimitWeight}.`);
+    if (op.billing.queuedRun) parts.push('Pass dryRun: true for the worst case of the run it queues without changing anything (free), and maxCredits to refuse the call when that run could cost more.');
   } else {
     parts.push(`Free; rate-limit weight ${rateLimitWeight}.`);
   }
@@ -99,7 +98,7 @@ function toolSchemaOf(op: OperationSpec) {
     const input = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
     // Unknown arguments are refused by name (below), so the schema says the object is closed.
     const closed = { ...input, additionalProperties: false };
-    const withOptions = isBilled(op) ? { ...closed, properties: { ...input.properties, ...CALL_OPTION_SCHEMAS } } : closed;
+    const withOptions = takesCallOptions(op) ? { ...closed, properties: { ...input.properties, ...CALL_OPTION_SCHEMAS } } : closed;
     schema = fromJsonSchema(withOptions as JsonSchemaType, passThrough);
     toolSchemas.set(op, schema);
   }
@@ -142,8 +141,8 @@ export function buildMcpServer(
     const config = { title: annotations.title, description: toolDescription(op), inputSchema: toolSchemaOf(op), outputSchema: outputSchemaOf(op), annotations };
     server.registerTool(op.tool, config, async (raw: unknown) => {
       const { maxCredits, dryRun, ...own } = (raw ?? {}) as Record<string, unknown>;
-      // Only billed tools take the call options; on a free one they are unknown arguments like any other.
-      const args = isBilled(op) ? own : ((raw ?? {}) as Record<string, unknown>);
+      // Only tools whose calls cost credits take the call options; on a free one they are unknown arguments like any other.
+      const args = takesCallOptions(op) ? own : ((raw ?? {}) as Record<string, unknown>);
       // Unknown arguments are refused by name, as on REST: a typo must never change what a paid call returns. Own
       // members only: the shape is a plain object, which inherits `constructor` and `toString`.
       const known = (name: string) => Object.hasOwn(op.input.shape, name);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
-import { UNIT_PRICES } from '../schema/catalogue/operation.ts';
+import { takesCallOptions, UNIT_PRICES } from '../schema/catalogue/operation.ts';
 import { ERROR_CATALOGUE } from '../core/error-catalogue.ts';
 import { unwrap } from '../schema/zod-shape.ts';
 
@@ -57,13 +57,13 @@ function metaMemberSchema(shape: z.ZodType, always: boolean, components: Compone
 
 const READ_ERRORS = [400, 401, 402, 403, 404, 429, 500, 503];
 
-/** Headers every billed operation takes: the call's credit ceiling and dry run (docs/api-conventions.md). */
+/** Headers every operation that costs credits takes (a billed one, or one that queues a run): the call's credit ceiling and dry run (docs/api-conventions.md). */
 const CALL_OPTION_HEADERS: JsonSchema[] = [
   {
     name: 'x-max-credits',
     in: 'header',
     required: false,
-    description: 'The most this call may be charged. A call whose worst case is higher is refused free (400, `details.field` = `x-max-credits`), or served as a smaller page where the operation takes a `limit` (`meta.partial` says so).',
+    description: 'The most this call may be charged, with the run it queues for a monitor. A call whose worst case is higher is refused free (400, `details.field` = `x-max-credits`), or served as a smaller page where the operation takes a `limit` (`meta.partial` says so).',
     schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
   },
   {
@@ -75,7 +75,7 @@ const CALL_OPTION_HEADERS: JsonSchema[] = [
   },
 ];
 
-/** `meta` members the pipeline adds to a billed operation's success. */
+/** `meta` members the pipeline adds to the success of an operation that costs credits. */
 const CALL_META: Record<string, JsonSchema> = {
   dryRun: { type: 'boolean', const: true, description: 'Present on a dry run: nothing ran, nothing was charged.' },
   estimate: {
@@ -83,8 +83,8 @@ const CALL_META: Record<string, JsonSchema> = {
     description: 'On a dry run: what the call would cost and weigh.',
     required: ['minimumCredits', 'worstCaseCredits', 'rateLimitWeight'],
     properties: {
-      minimumCredits: { type: 'integer', minimum: 0, description: 'Charged even when nothing matches.' },
-      worstCaseCredits: { type: 'integer', minimum: 0, description: 'The most the call can be charged (the credits held while it runs).' },
+      minimumCredits: { type: 'integer', minimum: 0, description: 'Charged even when nothing matches (with the run it queues, for a monitor).' },
+      worstCaseCredits: { type: 'integer', minimum: 0, description: 'The most the call can be charged (the credits held while it runs), with the run it queues for a monitor (the hold that run takes).' },
       rateLimitWeight: { type: 'integer', minimum: 1, description: 'What the real call counts against the per-minute limit (a dry run counts 1).' },
       limit: { type: 'integer', minimum: 1, description: 'The smaller page size the call would be served with under `x-max-credits`.' },
     },
@@ -135,8 +135,8 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
       schema,
       ...(name in (op.example as Record<string, unknown>) ? { example: (op.example as Record<string, unknown>)[name] } : {}),
     }));
-  const billed = op.billing.minimumCredits > 0;
-  if (billed) parameters.push(...(CALL_OPTION_HEADERS as typeof parameters));
+  const costs = takesCallOptions(op);
+  if (costs) parameters.push(...(CALL_OPTION_HEADERS as typeof parameters));
   const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)));
   const envelope = op.rest.envelope !== false;
   const meta: JsonSchema = {
@@ -149,13 +149,13 @@ function operationObject(op: OperationSpec, components: Components): JsonSchema 
           metaMemberSchema(shape, op.result?.metaAlways?.includes(member) ?? false, components),
         ]),
       ),
-      ...(billed ? CALL_META : {}),
+      ...(costs ? CALL_META : {}),
     },
     required: ['requestId', ...(op.result?.metaAlways ?? [])],
   };
   const output = jsonSchema(op.output, 'output', components);
-  // A dry run of a billed operation answers data null.
-  const data = billed ? { anyOf: [output, { type: 'null' }] } : output;
+  // A dry run answers data null.
+  const data = costs ? { anyOf: [output, { type: 'null' }] } : output;
   const successStatus = String(op.rest.successStatus ?? 200);
   const responses: Record<string, JsonSchema> = {
     [successStatus]: {

@@ -35,6 +35,14 @@ const FORUM_ITEM = 3;
 const MICROBLOG_ITEM = 1;
 const PROFILE_LOOKUP = 2;
 
+/**
+ * The first `bound` items of a page, in the platform's order (newest first): a platform may answer with more than was
+ * asked (docs/api-conventions.md, Pages), and a read is never charged above the bound its hold counted.
+ */
+function within<T>(items: readonly T[], bound = PAGE): T[] {
+  return items.slice(0, bound);
+}
+
 /** The items read that match the keywords, counted against all that were read. */
 function keep(read: Candidate[], terms: readonly KeywordTerm[] | null): Pick<ReadOutcome, 'candidates' | 'filtered'> {
   const candidates = terms ? read.filter((candidate) => matchesKeywords(candidate.text, terms)) : read;
@@ -57,7 +65,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, FORUM_ITEM),
           run: async () => {
             const page = await forum.searchPosts({ q: forumQuery(terms), sort: 'new', t: 'all', limit: PAGE, includeOver18: true });
-            return { ...keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
+            const items = within(page.items);
+            return { ...keep(items.map(forumPostCandidate), terms), credits: priced(items.length, FORUM_ITEM) };
           },
         });
       }
@@ -66,7 +75,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.searchPosts(microblogQuery(terms), 'Latest', { count: PAGE });
-            return { ...keep(page.items.map((post) => microblogPostCandidate(post)), terms), credits: priced(page.items.length, MICROBLOG_ITEM) };
+            const items = within(page.items);
+            return { ...keep(items.map((post) => microblogPostCandidate(post)), terms), credits: priced(items.length, MICROBLOG_ITEM) };
           },
         });
       }
@@ -82,7 +92,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
             const page = positive.length
               ? await forum.searchSubforumPosts(target.subforum, { q: forumQuery(positive), sort: 'new', t: 'all', limit: PAGE, includeOver18: true })
               : await forum.listSubforumPosts(target.subforum, { sort: 'new', limit: PAGE });
-            return { ...keep(page.items.map(forumPostCandidate), terms), credits: priced(page.items.length, FORUM_ITEM) };
+            const items = within(page.items);
+            return { ...keep(items.map(forumPostCandidate), terms), credits: priced(items.length, FORUM_ITEM) };
           },
         },
       ];
@@ -93,8 +104,9 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, FORUM_ITEM),
           run: async () => {
             const page = await forum.searchPosts({ q: `author:${target.username}`, sort: 'new', t: 'all', limit: PAGE, includeOver18: true });
-            const own = page.items.filter((post) => post.author.toLowerCase() === target.username.toLowerCase());
-            return { candidates: own.map(forumPostCandidate), filtered: page.items.length - own.length, credits: priced(page.items.length, FORUM_ITEM) };
+            const items = within(page.items);
+            const own = items.filter((post) => post.author.toLowerCase() === target.username.toLowerCase());
+            return { candidates: own.map(forumPostCandidate), filtered: items.length - own.length, credits: priced(items.length, FORUM_ITEM) };
           },
         },
       ];
@@ -104,7 +116,7 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE * 5, FORUM_ITEM),
           run: async () => {
             const tree = await forum.getCommentTree(target.post, { sort: 'new', limit: PAGE * 5, depth: 10 });
-            const comments = tree.entries.flatMap((entry) => (entry.kind === 'comment' ? [entry.comment] : []));
+            const comments = within(tree.entries.flatMap((entry) => (entry.kind === 'comment' ? [entry.comment] : [])), PAGE * 5);
             return { candidates: comments.map(forumCommentCandidate), filtered: 0, credits: priced(comments.length, FORUM_ITEM) };
           },
         },
@@ -116,7 +128,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           run: async () => {
             const profile = /^[0-9]+$/.test(target.user) ? await microblog.getUserById(target.user) : await microblog.getUserByUsername(target.user);
             const page = await microblog.getUserTimeline(profile.id, target.includeReplies ? 'replies' : 'posts', { count: PAGE });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM, PROFILE_LOOKUP) };
+            const items = within(page.items);
+            return { candidates: items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(items.length, MICROBLOG_ITEM, PROFILE_LOOKUP) };
           },
         },
       ];
@@ -126,7 +139,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.getReplies(target.post, { rankingMode: 'Recency' });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post, 'comment')), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM) };
+            const items = within(page.items);
+            return { candidates: items.map((post) => microblogPostCandidate(post, 'comment')), filtered: 0, credits: priced(items.length, MICROBLOG_ITEM) };
           },
         },
       ];
@@ -136,7 +150,8 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE, MICROBLOG_ITEM),
           run: async () => {
             const page = await microblog.getListPosts(target.list, { count: PAGE });
-            return { candidates: page.items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(page.items.length, MICROBLOG_ITEM) };
+            const items = within(page.items);
+            return { candidates: items.map((post) => microblogPostCandidate(post)), filtered: 0, credits: priced(items.length, MICROBLOG_ITEM) };
           },
         },
       ];

@@ -6,7 +6,7 @@ import { logger } from '../logging/logger.ts';
 import { UpstreamError } from '../upstream/upstream-error.ts';
 import { insertUsageCharges } from '../usage/usage-charges.ts';
 import { insertEvents, type NewEvent } from '../webhooks/webhook-service.ts';
-import { planReads, type PlatformReaders } from './monitor-fetch.ts';
+import { planReads, type PlannedRead, type PlatformReaders } from './monitor-fetch.ts';
 import { dedupe, keysOf, type Candidate } from './monitor-items.ts';
 import { iso, json, storedFields, toMonitor, toRun, watchesSame, type MonitorRow, type RunRow } from './monitor-rows.ts';
 import type { MonitorSource, MonitorTarget } from './monitor-targets.ts';
@@ -44,6 +44,26 @@ class RunGone extends Error {
     super(`run ${runId} is no longer running`);
     this.name = 'RunGone';
   }
+}
+
+/** What a run holds before it reads: its minimum, and its worst case (the most it can be charged). */
+export interface RunHold {
+  minimumCredits: number;
+  reserveCredits: number;
+}
+
+/**
+ * The hold a run of these reads takes: 1 credit per platform read at least, and the most the reads can cost. Each read
+ * is cut at the items its bound counts (monitor-fetch.ts), so a run is never charged more than this: it is the run's
+ * worst case, which a dry run or a credit ceiling of the call that queues the run prices it by.
+ */
+export function runHold(reads: readonly Pick<PlannedRead, 'maxCredits'>[]): RunHold {
+  return { minimumCredits: reads.length, reserveCredits: reads.reduce((sum, read) => sum + read.maxCredits, 0) };
+}
+
+/** The hold of a run of this target from these sources: planning the reads reads nothing. */
+export function holdOfRun(target: MonitorTarget, sources: readonly MonitorSource[], platforms: PlatformReaders): RunHold {
+  return runHold(planReads(target, sources, platforms));
 }
 
 const DEFAULT_MAX_ATTEMPTS = 3;
@@ -156,9 +176,10 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
       const reads = planReads(target, sources, options.platforms);
       let hold: Reservation | undefined;
       try {
-        hold = await credits.admit(monitor.workspace_id, { minimumCredits: reads.length, reserveCredits: reads.reduce((sum, read) => sum + read.maxCredits, 0) });
+        hold = await credits.admit(monitor.workspace_id, runHold(reads));
         const outcomes = await Promise.all(reads.map((read) => read.run()));
         const cost = outcomes.reduce((sum, outcome) => sum + outcome.credits, 0);
+        // A hold capped by what the account had is grown to the cost, or the run is refused.
         if (cost > hold.credits) hold = await credits.extend(hold, cost - hold.credits);
         const candidates = outcomes.flatMap((outcome) => outcome.candidates).sort((a, b) => b.createdAt - a.createdAt);
         const filtered = outcomes.reduce((sum, outcome) => sum + outcome.filtered, 0);

@@ -64,6 +64,13 @@ export interface MonitorPatch {
   status?: MonitorStatus;
 }
 
+/** What a monitor watches once the patch is applied. */
+export function watchedAfter(current: { target: unknown; sources: unknown }, patch: MonitorPatch): { target: MonitorTarget; sources: string[] } {
+  const target = (patch.target ?? current.target) as MonitorTarget;
+  // A new target of another platform brings that platform's sources unless sources are given too.
+  return { target, sources: patch.sources ?? (patch.target ? defaultSources(target) : (current.sources as string[])) };
+}
+
 export interface MonitorService {
   create(workspaceId: string, input: MonitorInput): Promise<Monitor>;
   get(workspaceId: string, id: string): Promise<Monitor>;
@@ -355,9 +362,7 @@ export function createMonitorService(options: MonitorServiceOptions): MonitorSer
       const change = async (tx: SqlRunner) => {
         const current = await requireMonitor(tx, workspaceId, id, { forUpdate: true });
         const now = clock();
-        const target = (patch.target ?? json<MonitorTarget>(current.target)) as MonitorTarget;
-        // A new target of another platform brings that platform's sources unless sources are given too.
-        const sources = patch.sources ?? (patch.target ? defaultSources(target) : json<string[]>(current.sources));
+        const { target, sources } = watchedAfter({ target: json(current.target), sources: json(current.sources) }, patch);
         checkSources(target, sources);
         const schedule = patch.schedule ?? current.schedule;
         const status = patch.status ?? current.status;

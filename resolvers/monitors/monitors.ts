@@ -1,5 +1,6 @@
-import { defaultSources, type MonitorTarget } from '../../adapters/monitors/monitor-targets.ts';
-import type { MonitorPatch } from '../../adapters/monitors/monitor-service.ts';
+import { holdOfRun, type RunHold } from '../../adapters/monitors/monitor-runner.ts';
+import { defaultSources, type MonitorSource, type MonitorTarget } from '../../adapters/monitors/monitor-targets.ts';
+import { watchedAfter, type MonitorPatch } from '../../adapters/monitors/monitor-service.ts';
 import type { MonitorSchedule } from '../../adapters/shapes/monitor-shapes.ts';
 import { workspaceOf, type RequestContext } from '../../core/request-context.ts';
 
@@ -51,4 +52,30 @@ export async function platformsOfMonitorChange(args: Record<string, unknown>, ct
 /** The platforms of what a monitor's results may show. */
 export function platformsOfMonitorResults(args: Record<string, unknown>, ctx: RequestContext): Promise<readonly string[]> {
   return ctx.deps.monitors.platformsOf(workspaceOf(ctx), args.id as string);
+}
+
+/** The hold of the baseline run a create queues, on its target and sources as the service resolves them. */
+export function runOfCreate(args: Record<string, unknown>, ctx: RequestContext): RunHold {
+  const target = args.target as MonitorTarget;
+  return holdOfRun(target, (args.sources as MonitorSource[] | undefined) ?? defaultSources(target), ctx.deps.platforms);
+}
+
+/** The hold of the run a run-now queues, on what the monitor watches (no such monitor: 404, as the call). */
+export async function runOfRunNow(args: Record<string, unknown>, ctx: RequestContext): Promise<RunHold> {
+  const monitor = await ctx.deps.monitors.get(workspaceOf(ctx), args.id as string);
+  return holdOfRun(monitor.target as MonitorTarget, monitor.sources as MonitorSource[], ctx.deps.platforms);
+}
+
+/**
+ * The hold of the baseline run a change may queue: one that names `target` or `sources`, or resumes the monitor, and
+ * leaves it active. Priced on what it will watch; undefined when it queues none.
+ */
+export async function runOfChange(args: Record<string, unknown>, ctx: RequestContext): Promise<RunHold | undefined> {
+  const patch = args as MonitorPatch;
+  if (!patch.target && !patch.sources && patch.status !== 'active') return undefined;
+  const monitor = await ctx.deps.monitors.get(workspaceOf(ctx), args.id as string);
+  const rewatches = Boolean(patch.target || patch.sources) || monitor.status !== 'active';
+  if ((patch.status ?? monitor.status) !== 'active' || !rewatches) return undefined;
+  const { target, sources } = watchedAfter(monitor, patch);
+  return holdOfRun(target, sources as MonitorSource[], ctx.deps.platforms);
 }

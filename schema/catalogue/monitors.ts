@@ -29,7 +29,7 @@ export const createMonitor = defineOperation({
   rest: { method: 'POST', path: '/v1/monitors', successStatus: 201 },
   tool: 'create_monitor',
   scopes: WRITE,
-  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED },
+  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED, queuedRun: monitors.runOfCreate },
   contentPlatforms: monitors.platformsOfMonitorChange,
   input: z.object({
     name: NAME,
@@ -54,7 +54,7 @@ export const updateMonitor = defineOperation({
   rest: { method: 'PATCH', path: '/v1/monitors/:id' },
   tool: 'update_monitor',
   scopes: WRITE,
-  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED },
+  billing: { ...RESOURCE.billing, chargedLater: RUNS_CHARGED, queuedRun: monitors.runOfChange },
   contentPlatforms: monitors.platformsOfMonitorChange,
   input: namingAChange(z.object({
     id: ID,
@@ -156,7 +156,7 @@ export const runMonitor = defineOperation({
   rest: { method: 'POST', path: '/v1/monitors/:id/run', successStatus: 202 },
   tool: 'run_monitor',
   scopes: WRITE,
-  billing: { minimumCredits: 0, rateLimitWeight: 4, chargedLater: RUNS_CHARGED },
+  billing: { minimumCredits: 0, rateLimitWeight: 4, chargedLater: RUNS_CHARGED, queuedRun: monitors.runOfRunNow },
   input: z.object({ id: ID }),
   output: RunNowShape,
   resolve: monitors.runMonitor,

@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { z } from 'zod';
+import type { RunHold } from '../../adapters/monitors/monitor-runner.ts';
 import type { BillingUnit } from '../../core/billing-units.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import { documentFor } from './graphql-document.ts';
@@ -63,6 +64,12 @@ export interface BillingInput {
    * that none calls it free without saying so.
    */
   chargedLater?: string;
+  /**
+   * The hold of the run a free call queues (a monitor's run-now, the baseline run of a create or of a change of what it
+   * watches), which the run takes when it executes; undefined when the call queues none. The call's estimate and its
+   * credit ceiling count it (docs/monitors.md, Money). Given the validated arguments.
+   */
+  queuedRun?: (args: Record<string, unknown>, ctx: RequestContext) => RunHold | undefined | Promise<RunHold | undefined>;
   /** Units counted from what the operation returns, by the pipeline itself (resolvers never count them). */
   returns?: Partial<Record<BillingUnit, UnitSource>>;
   /** A unit billed by the lookup helper the resolver calls. */
@@ -185,6 +192,11 @@ export function defineOperation<Input extends z.ZodObject, Output extends z.ZodT
     billing: { ...spec.billing, units },
     graphql: { ...spec.graphql, document: spec.graphql.document ?? documentFor(spec.operationId, spec.graphql, spec.input, payload) },
   };
+}
+
+/** Whether a call takes a credit ceiling and a dry run: a billed one, or a free one that queues a charged run. */
+export function takesCallOptions(op: { billing: BillingInput }): boolean {
+  return op.billing.minimumCredits > 0 || op.billing.queuedRun !== undefined;
 }
 
 export const FREE: BillingInput = { minimumCredits: 0, rateLimitWeight: 1 };

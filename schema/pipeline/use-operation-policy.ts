@@ -1,6 +1,7 @@
 import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationSpec } from '../catalogue/operation.ts';
+import type { RunHold } from '../../adapters/monitors/monitor-runner.ts';
 import { priceOf } from '../catalogue/operation.ts';
 import { CreditsRefusal } from '../../adapters/billing/credits-refusal.ts';
 import { ServiceError } from '../../core/error-catalogue.ts';
@@ -170,6 +171,9 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
     let budget: WalkBudget | undefined;
     let options: CallOptions = { dryRun: false };
     let partial: SmallerPage | undefined;
+    // The runs the call queues, when a ceiling or a dry run asks what it costs: counted in its worst case, not its hold.
+    let runs: RunHold = { minimumCredits: 0, reserveCredits: 0 };
+    const withRuns = (credits: number) => credits + runs.reserveCredits;
     try {
       if (fields.some(({ op }) => op.authentication === 'key')) {
         worstCase = worstCaseCredits(args.schema, args.document, variables, args.operationName);
@@ -188,12 +192,13 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
           validated.push(parsed);
         }
         if (ctx.surface === 'graphql') validateEdgeArguments(args.schema, args.document, variables, args.operationName);
-        if (options.maxCredits && worstCase.credits > options.maxCredits.credits) {
+        if (options.maxCredits || options.dryRun) runs = await queuedRunsOf(ctx, fields, validated);
+        if (options.maxCredits && withRuns(worstCase.credits) > options.maxCredits.credits) {
           // REST and MCP run one operation whose arguments are all variables: a smaller page may fit the ceiling.
-          const at = (limit: number) => worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits;
+          const at = (limit: number) => withRuns(worstCaseCredits(args.schema, args.document, { ...variables, limit }, args.operationName).credits);
           const only = fields.length === 1 ? { op: fields[0].op, args: argumentsOf(args.schema, kind, fields[0].node, variables) ?? {} } : undefined;
           partial = ctx.surface !== 'graphql' && only ? smallerPage(only, options.maxCredits.credits, at) : undefined;
-          if (!partial) throw ceilingRefusal(options.maxCredits, worstCase.credits, 'worst_case');
+          if (!partial) throw ceilingRefusal(options.maxCredits, withRuns(worstCase.credits), 'worst_case');
           args.variableValues = { ...variables, limit: partial.limit };
           ctx.limitAsked = partial.limitAsked;
           worstCase = worstCaseCredits(args.schema, args.document, args.variableValues, args.operationName);
@@ -203,8 +208,13 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
           fields.forEach((field, i) => checkCursor(ctx, kind, field, validated[i]));
           const remaining = await ctx.deps.billing.remaining(principal);
           setCreditHeaders(ctx, 0, remaining);
-          const estimated = { ...estimate, worstCaseCredits: worstCase.credits, ...(partial ? { limit: partial.limit } : {}) };
-          return { answer: { data: null, extensions: { dryRun: true, estimate: estimated, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: worstCase.credits } } } };
+          const estimated = {
+            ...estimate,
+            minimumCredits: estimate.minimumCredits + runs.minimumCredits,
+            worstCaseCredits: withRuns(worstCase.credits),
+            ...(partial ? { limit: partial.limit } : {}),
+          };
+          return { answer: { data: null, extensions: { dryRun: true, estimate: estimated, ...partialOf(partial, options), credits: { charged: 0, remaining, worstCase: withRuns(worstCase.credits) } } } };
         }
         const { minimumCredits } = estimate;
         // The hold is the request's worst case: its root fields and every edge it walks at their largest results.
@@ -226,7 +236,7 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
       // Refused before execution: nothing charged, and the balance reported as on any call of a known key.
       const remaining = await remainingAfterRefusal(ctx, error);
       setCreditHeaders(ctx, 0, remaining);
-      return { answer: { errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase?.credits } } } };
+      return { answer: { errors: [toCatalogueError(error)], extensions: { credits: { charged: 0, remaining, worstCase: worstCase && withRuns(worstCase.credits) } } } };
     }
     return {
       async settle(result) {
@@ -260,10 +270,25 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
         if (ctx.surface === 'graphql') outcome = withPartialDataStatus(outcome);
         const provenance = provenanceOf(ctx);
         const flags = outcome.errors?.length && !outcome.data ? {} : { ...partialOf(partial, options), ...(provenance.length ? { provenance } : {}) };
-        return principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase?.credits } } } : outcome;
+        return principal ? { ...outcome, extensions: { ...outcome.extensions, ...flags, credits: { charged, remaining, worstCase: worstCase && withRuns(worstCase.credits) } } } : outcome;
       },
     };
   };
+}
+
+/**
+ * The holds of the runs the call's root fields queue, added up (docs/monitors.md, Money): a free call that queues a run
+ * costs what the run will, so its estimate and its ceiling count the hold the run takes when it executes.
+ */
+async function queuedRunsOf(ctx: RequestContext, fields: readonly PlannedField[], validated: readonly (Record<string, unknown> | undefined)[]): Promise<RunHold> {
+  const runs = { minimumCredits: 0, reserveCredits: 0 };
+  for (const [i, { op }] of fields.entries()) {
+    const args = validated[i];
+    const hold = args && op.billing.queuedRun ? await op.billing.queuedRun(args, ctx) : undefined;
+    runs.minimumCredits += hold?.minimumCredits ?? 0;
+    runs.reserveCredits += hold?.reserveCredits ?? 0;
+  }
+  return runs;
 }
 
 /** The policy in yoga's plugin chain, for `/graphql`. */

@@ -104,7 +104,8 @@ describe('dry run on REST (header x-dry-run)', () => {
     const res = await svc.request('POST', '/v1/monitors', { key, body: { name: 'dry', target: { kind: 'search', keywords: 'rust' } }, headers: { 'x-dry-run': 'true' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
-    expect(res.body.meta.estimate).toEqual({ minimumCredits: 0, worstCaseCredits: 0, rateLimitWeight: 1 });
+    // The create is free; its baseline run (a search from both platforms) holds 1 + 100 × 3 and 1 + 100 × 1.
+    expect(res.body.meta.estimate).toEqual({ minimumCredits: 2, worstCaseCredits: 402, rateLimitWeight: 1 });
     expect((await svc.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
   });
 
