@@ -15,11 +15,17 @@ export const THROTTLE_WINDOW_MS = 15 * 60_000;
  */
 export const FAILURES_PER_EMAIL_PER_ADDRESS = 5;
 /**
- * Guesses at one account from all addresses together. Over it, only an address with no failure at this account in
- * its window is still let through, for one attempt: the owner signing in from their own address gets in, while
- * guessing from many addresses is bounded by their number, one guess each.
+ * Guesses at one account from all addresses together. Over it, an address with no failure at this account in its
+ * window is still let through, once, while the account has spares left (SPARES_PER_EMAIL): the owner signing in from
+ * their own address gets in while someone guesses.
  */
 export const FAILURES_PER_EMAIL = 20;
+/**
+ * Attempts let through past FAILURES_PER_EMAIL, from all addresses together, per window: without a ceiling every
+ * address is one more guess, and an IPv6 /48 holds 65,536 /64s (address-key.ts). Locking the owner out takes this
+ * many fresh addresses on top of the 20 guesses, every window; a successful sign-in gives its spare back.
+ */
+export const SPARES_PER_EMAIL = 10;
 /** One address trying many accounts (or many people behind one NAT): looser. */
 export const FAILURES_PER_ADDRESS = 30;
 
@@ -48,23 +54,29 @@ export function signUpKeys(address: string): ThrottleKey[] {
 export interface ThrottleKey {
   key: string;
   limit: number;
-  /** Over `limit`, the attempt still goes on when it is the first counted against this other key in its window. */
-  spareFirstOf?: string;
+  /**
+   * Over `limit`, the attempt still goes on when it is the first counted against `firstOf` in its window and, counted
+   * against `ceiling` then, within that one's limit.
+   */
+  spare?: { firstOf: string; ceiling: { key: string; limit: number } };
 }
 
 /**
  * The keys a failed sign-in counts against, in the order every attempt locks them (so parallel attempts never
  * deadlock). An email that no account can have (longer than any account's) is not one: there is no account to guess
- * at, and a row per such email would only store what an attacker chose. Without an address only the account's
- * ceiling applies.
+ * at, and a row per such email would only store what an attacker chose. Without an address, the account's count from
+ * everywhere is held to the limit of one address, with no spare: nothing tells such attempts apart.
  */
 export function throttleKeys(email: string | undefined, address: string | undefined): ThrottleKey[] {
   const from = address ? addressKey(address) : undefined;
   const keys: ThrottleKey[] = [];
   if (email !== undefined) {
-    const fromHere = from === undefined ? undefined : `email-from:${from} ${email}`;
-    keys.push({ key: `email:${email}`, limit: FAILURES_PER_EMAIL, ...(fromHere ? { spareFirstOf: fromHere } : {}) });
-    if (fromHere) keys.push({ key: fromHere, limit: FAILURES_PER_EMAIL_PER_ADDRESS });
+    if (from === undefined) keys.push({ key: `email:${email}`, limit: FAILURES_PER_EMAIL_PER_ADDRESS });
+    else {
+      const fromHere = `email-from:${from} ${email}`;
+      const spare = { firstOf: fromHere, ceiling: { key: `email-spares:${email}`, limit: SPARES_PER_EMAIL } };
+      keys.push({ key: `email:${email}`, limit: FAILURES_PER_EMAIL, spare }, { key: fromHere, limit: FAILURES_PER_EMAIL_PER_ADDRESS });
+    }
   }
   if (from !== undefined) keys.push({ key: `address:${from}`, limit: FAILURES_PER_ADDRESS });
   return keys;
@@ -85,9 +97,9 @@ export interface CountedAttempt {
 
 export interface SignInThrottle {
   /**
-   * Counts one attempt (a sign-in, a sign-up) against every key and says whether it may go on, in one statement: a
-   * separate check and count let parallel attempts all pass the check before any was counted. A refused attempt is
-   * taken back at once, so being refused never counts.
+   * Counts one attempt (a sign-in, a sign-up) against every key and says whether it may go on, in one statement (and
+   * a spare against its ceiling in a second): a separate check and count let parallel attempts all pass the check
+   * before any was counted. A refused attempt is taken back at once, so being refused never counts.
    */
   attempt(keys: readonly ThrottleKey[], now: Date): Promise<CountedAttempt>;
   /** Takes an attempt back from `keys` (a successful sign-in is no failure), within the window it was counted in. */
@@ -103,29 +115,38 @@ export interface SignInThrottle {
 
 export function createSignInThrottle(db: SqlDb): SignInThrottle {
   const window = `${THROTTLE_WINDOW_MS} milliseconds`;
+  // One attempt more against each key, in one statement. A window that has ended starts again at this attempt. Rows
+  // are locked in the keys' order (throttleKeys), the same for every attempt, so parallel attempts never deadlock.
+  const count = (keys: readonly { key: string }[], now: Date) => {
+    const at = now.toISOString();
+    return db.all<Row>(
+      `insert into "sign_in_throttle" ("key", "failures", "window_started_at") values ${keys.map(() => '(?, 1, ?::timestamptz)').join(', ')}
+       on conflict ("key") do update set
+         "failures" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then 1 else "sign_in_throttle"."failures" + 1 end,
+         "window_started_at" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then excluded."window_started_at" else "sign_in_throttle"."window_started_at" end
+       returning "key", "failures", (extract(epoch from "window_started_at") * 1000)::float8 as "window_ms"`,
+      [...keys.flatMap(({ key }) => [key, at]), window, window],
+    );
+  };
   const throttle: SignInThrottle = {
     async attempt(keys, now) {
       if (!keys.length) return { retryAfterSeconds: 0, windows: [] };
-      const at = now.toISOString();
-      // A window that has ended starts again at this attempt. Rows are locked in the keys' order (throttleKeys), the
-      // same for every attempt, so parallel attempts never deadlock.
-      const rows = await db.all<Row>(
-        `insert into "sign_in_throttle" ("key", "failures", "window_started_at") values ${keys.map(() => '(?, 1, ?::timestamptz)').join(', ')}
-         on conflict ("key") do update set
-           "failures" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then 1 else "sign_in_throttle"."failures" + 1 end,
-           "window_started_at" = case when "sign_in_throttle"."window_started_at" + ?::interval <= excluded."window_started_at" then excluded."window_started_at" else "sign_in_throttle"."window_started_at" end
-         returning "key", "failures", (extract(epoch from "window_started_at") * 1000)::float8 as "window_ms"`,
-        [...keys.flatMap(({ key }) => [key, at]), window, window],
-      );
+      const rows = await count(keys, now);
       const secondsLeft = (row: Row) => Math.ceil((row.window_ms + THROTTLE_WINDOW_MS - now.getTime()) / 1000);
       let wait = 0;
-      for (const row of rows) {
+      for (const row of [...rows]) {
         const entry = keys.find(({ key }) => key === row.key);
         if (!entry || row.failures <= entry.limit) continue;
-        const spare = rows.find(({ key }) => key === entry.spareFirstOf);
-        if (spare?.failures === 1) continue;
-        // A spared key waits for whichever ends first: its own window, or the other key's (then its next attempt is a first).
-        wait = Math.max(wait, spare ? Math.min(secondsLeft(row), secondsLeft(spare)) : secondsLeft(row));
+        const { spare } = entry;
+        const first = rows.find(({ key }) => key === spare?.firstOf);
+        // A spare is counted apart, only when one is taken: the account's ceiling then bounds them, parallel ones too.
+        const [ceiling] = spare && first?.failures === 1 ? await count([spare.ceiling], now) : [];
+        if (ceiling) rows.push(ceiling);
+        if (ceiling && spare && ceiling.failures <= spare.ceiling.limit) continue;
+        // Refused, it waits for whichever ends first: the account's window, or the one that decided against its spare
+        // (the address's failures here, or the account's spares).
+        const other = ceiling ?? first;
+        wait = Math.max(wait, other ? Math.min(secondsLeft(row), secondsLeft(other)) : secondsLeft(row));
       }
       const counted = { retryAfterSeconds: wait, windows: rows.map((row) => ({ key: row.key, startedMs: row.window_ms })) };
       if (wait > 0) await throttle.takeBack(counted, counted.windows.map(({ key }) => key));

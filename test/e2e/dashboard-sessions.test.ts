@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TTL_MS } from '../../adapters/people/person-store.ts';
-import { FAILURES_PER_EMAIL_PER_ADDRESS, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SPARES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../adapters/people/sign-in-throttle.ts';
 import { WORKSPACES_PER_PERSON } from '../../adapters/people/person-store.ts';
 import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -102,6 +102,24 @@ describe('dashboard sign-up, sign-in and sessions over HTTP', () => {
     const allowed = await guesser.post('/dashboard/sign-in', { email: 'grace@example.com', password: 'hopper-cobol-59' });
     expect(allowed.status).toBe(303);
     expect(guesser.cookies.has('svc_session')).toBe(true);
+  });
+
+  it('past the 20 guesses at an account, lets SPARES_PER_EMAIL fresh addresses in all try once, then none until the window ends', async () => {
+    await new DashboardClient(svc.url).signUp('edsger@example.com', 'dijkstra-algol-60');
+    // Each a loopback address of its own: other clients to the per-address counts, as the /64s of one /48 are (review 4).
+    const from = (i: number) => new DashboardClient(svc.url, {}, { localAddress: `127.0.1.${i}` });
+    let next = 1;
+    for (; next <= FAILURES_PER_EMAIL / FAILURES_PER_EMAIL_PER_ADDRESS; next++) {
+      const guesser = from(next);
+      for (let i = 0; i < FAILURES_PER_EMAIL_PER_ADDRESS; i++) expect((await guesser.signIn('edsger@example.com', `guess-${i}`)).status).toBe(401);
+    }
+    for (let i = 0; i < SPARES_PER_EMAIL; i++) expect((await from(next++).signIn('edsger@example.com', 'guess-spare')).status).toBe(401);
+    const refused = await from(next++).signIn('edsger@example.com', 'dijkstra-algol-60');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(THROTTLE_WINDOW_MS / 1000));
+
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
+    expect((await from(next).signIn('edsger@example.com', 'dijkstra-algol-60')).status).toBe(303);
   });
 
   it('ends a session when it expires on the clock, and sends the person back to sign in', async () => {

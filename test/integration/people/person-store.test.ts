@@ -5,7 +5,7 @@ import { createIdentityStore } from '../../../adapters/identity/identity-store.t
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
 import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, MAX_SESSIONS_PER_PERSON, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
-import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SIGN_UPS_PER_ADDRESS, SignUpThrottled, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SIGN_UPS_PER_ADDRESS, SignUpThrottled, SPARES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('person store', () => {
@@ -94,10 +94,30 @@ describe('person store', () => {
     expect(await guess(guessers[0], 'liskov-clu-1974')).toMatchObject({ person: { id: person.id } });
   });
 
-  it('throttles an account without an address at its ceiling', async () => {
+  it('lets at most SPARES_PER_EMAIL fresh addresses in all past the account\'s 20, however many /64s a guesser holds; a successful sign-in takes none', async () => {
+    const { person } = await counting.signUp({ email: 'john-backus@example.com', password: 'backus-fortran-57' });
+    const guess = (address: string, password = 'guess-guess') => counting.signIn({ email: 'john-backus@example.com', password, address });
+    // One /48: 65,536 /64s, each a fresh address to the per-address counts (review 4).
+    const fromBlock = (i: number) => `2001:db8:48:${i.toString(16)}::1`;
+    let next = 0;
+    for (; next < FAILURES_PER_EMAIL / FAILURES_PER_EMAIL_PER_ADDRESS; next++) {
+      for (let i = 0; i < FAILURES_PER_EMAIL_PER_ADDRESS; i++) expect(await guess(fromBlock(next))).toEqual({ failure: 'invalid_credentials' });
+    }
+    // The owner from their own address past the 20: let in, and their spare given back.
+    expect(await guess('198.51.100.62', 'backus-fortran-57')).toMatchObject({ person: { id: person.id } });
+    for (let i = 0; i < SPARES_PER_EMAIL; i++) expect(await guess(fromBlock(next++))).toEqual({ failure: 'invalid_credentials' });
+    now = new Date(now.getTime() + 60_000);
+    // The spares are spent: another /64 waits for the account's window (or its spares'), the owner too.
+    expect(await guess(fromBlock(next++))).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 - 60 });
+    expect(await guess('198.51.100.62', 'backus-fortran-57')).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 - 60 });
+    now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
+    expect(await guess('198.51.100.62', 'backus-fortran-57')).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('throttles an account without an address at the limit of one address', async () => {
     await counting.signUp({ email: 'niklaus@example.com', password: 'wirth-pascal-70' });
-    for (let i = 0; i < FAILURES_PER_EMAIL; i++) expect(await counting.signIn({ email: 'niklaus@example.com', password: 'guess-guess' })).toEqual({ failure: 'invalid_credentials' });
-    expect(await counting.signIn({ email: 'niklaus@example.com', password: 'wirth-pascal-70' })).toMatchObject({ failure: 'throttled' });
+    for (let i = 0; i < FAILURES_PER_EMAIL_PER_ADDRESS; i++) expect(await counting.signIn({ email: 'niklaus@example.com', password: 'guess-guess' })).toEqual({ failure: 'invalid_credentials' });
+    expect(await counting.signIn({ email: 'niklaus@example.com', password: 'wirth-pascal-70' })).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 });
   });
 
   it('throttles one address guessing at many accounts', async () => {
