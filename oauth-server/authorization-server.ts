@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
+import { REGISTRATION_ACCESS_TOKEN_TTL_S, type OAuthModelAdapter } from '../adapters/oauth/oauth-model-adapter.ts';
 import type { OAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { SCOPES } from '../adapters/identity/scopes.ts';
 import { messagePage, PAGE_HEADERS } from './approval-page.ts';
@@ -23,12 +23,6 @@ const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** oidc-provider's own rule for clients that authenticate: their refresh token is rotated only near its end. */
 const CONFIDENTIAL_ROTATION_PERCENT = 70;
-/**
- * A registration access token only reads its client (RFC 7592 read; update and delete are off), a confidential
- * client's secret included, and is never rotated (oidc-provider rotates it on updates alone): it ends 30 days after
- * registration, when a client nobody connected is deleted too (docs/jobs.md).
- */
-const REGISTRATION_ACCESS_TOKEN_TTL_S = 30 * 86_400;
 
 export interface AuthorizationServerOptions {
   /** The service's public base URL: the issuer (RFC 8414 / RFC 9207 `iss`). */

@@ -69,8 +69,27 @@ function withoutSessionId(payload: OAuthPayload): OAuthPayload {
   return { ...payload, session: rest };
 }
 
+/**
+ * A registration access token only reads its client (RFC 7592 read; update and delete are off), a confidential
+ * client's secret included, and is never rotated (oidc-provider rotates it on updates alone): it ends 30 days after
+ * registration, when a client nobody connected is deleted too (docs/jobs.md). The authorization server gives
+ * oidc-provider this lifetime; the adapter holds it because it ends the tokens stored without one (endOf).
+ */
+export const REGISTRATION_ACCESS_TOKEN_TTL_S = 30 * 86_400;
+
+/**
+ * The end of the `oauth_model` row named `row`: its `expires_at`, or, for a registration access token stored without
+ * one, REGISTRATION_ACCESS_TOKEN_TTL_S after its issue (`iat`, seconds). Instances of the version before tokens had a
+ * lifetime keep writing such rows during a rolling deploy, after Migration20261125009000 dated the older ones the same
+ * way, and they would otherwise never end. Finding and housekeeping both go by it. No end (null) is for ever.
+ */
+function endOf(row: string): string {
+  return `coalesce(${row}."expires_at", case when ${row}."kind" = 'RegistrationAccessToken'
+    then to_timestamp((${row}."payload"->>'iat')::bigint) + interval '${REGISTRATION_ACCESS_TOKEN_TTL_S} seconds' end)`;
+}
+
 const SELECT = `select "payload", (extract(epoch from "consumed_at") * 1000)::float8 as "consumed_ms" from "oauth_model"`;
-const LIVE = `("expires_at" is null or "expires_at" > ?)`;
+const LIVE = `(${endOf('"oauth_model"')} > ?) is not false`;
 /**
  * A grant whose connection was revoked is gone for the authorization server too, so a refresh token of a revoked
  * connection is refused (invalid_grant) even before its rows are deleted.
@@ -195,7 +214,8 @@ const DAY_MS = 86_400_000;
  * ENDED_CONNECTION_GRANT_RETENTION_DAYS).
  * It also undoes what instances of an earlier version write during a rolling deploy (the migrations that cleaned up
  * ran once): sessions stored under their raw id (their payload keeps it as `jti`) are deleted, as
- * Migration20261125004000 did, and interactions lose the session id they carry.
+ * Migration20261125004000 did, interactions lose the session id they carry, and registration access tokens stored
+ * without an end go 30 days after their issue (endOf), the end Migration20261125009000 gave the older ones.
  */
 export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Promise<void> {
   const now = clock();
@@ -207,7 +227,7 @@ export async function sweepExpiredOAuthModels(db: SqlDb, clock: () => Date): Pro
     [retainedSince],
   );
   await db.all(
-    `delete from "oauth_model" m where (m."expires_at" <= ? or (m."kind" = 'Session' and m."payload"->'jti' is not null))
+    `delete from "oauth_model" m where (${endOf('m')} <= ? or (m."kind" = 'Session' and m."payload"->'jti' is not null))
        and not (m."kind" = 'Grant' and m."expires_at" > ? and exists (select 1 from "api_key" k where k."oauth_grant_id" = m."id" and k."revoked_at" is null))`,
     [now.toISOString(), retainedSince],
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../adapters/db/idempotency-store.ts';
 import { sqlDbFromOrm } from '../../adapters/db/sql.ts';
-import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
+import { oauthModelAdapterFactory, REGISTRATION_ACCESS_TOKEN_TTL_S, storedId, sweepExpiredOAuthModels } from '../../adapters/oauth/oauth-model-adapter.ts';
 import { useMigratedOrm } from '../support/migrated-orm.ts';
 import { insertKeptAnswers } from '../support/kept-answers.ts';
 
@@ -52,5 +52,26 @@ describe('housekeeping during a rolling deploy', () => {
     expect(JSON.stringify(rows)).not.toMatch(/session-old|"session-now"/);
     expect(await adapter('Session').find('session-now')).toMatchObject({ accountId: 'a1', jti: 'session-now' });
     expect(await adapter('Interaction').find('i-old')).toMatchObject({ uid: 'i-old', session: { accountId: 'a1', uid: 'u-old' } });
+  });
+
+  it('ends registration access tokens stored without an end 30 days after their issue, for finding and housekeeping alike', async () => {
+    const sql = sqlDbFromOrm(migrated.orm);
+    const adapter = oauthModelAdapterFactory(sql, clock);
+    const issuedSecondsAgo = (seconds: number) => Math.floor(clock().getTime() / 1000) - seconds;
+    // As the version before tokens had a lifetime stores them: no expires_at, no exp.
+    const insert = (token: string, iat: number) =>
+      sql.all(`insert into "oauth_model" ("kind", "id", "payload") values ('RegistrationAccessToken', ?, ?::jsonb)`, [
+        storedId('RegistrationAccessToken', token),
+        JSON.stringify({ kind: 'RegistrationAccessToken', clientId: 'c1', iat }),
+      ]);
+    await insert('rat-ended', issuedSecondsAgo(REGISTRATION_ACCESS_TOKEN_TTL_S));
+    await insert('rat-live', issuedSecondsAgo(REGISTRATION_ACCESS_TOKEN_TTL_S - 1));
+
+    expect(await adapter('RegistrationAccessToken').find('rat-ended')).toBeUndefined();
+    expect(await adapter('RegistrationAccessToken').find('rat-live')).toMatchObject({ clientId: 'c1', jti: 'rat-live' });
+
+    await sweepExpiredOAuthModels(sql, clock);
+    const rows = await sql.all<{ id: string }>(`select "id" from "oauth_model" where "kind" = 'RegistrationAccessToken'`);
+    expect(rows.map((row) => row.id)).toEqual([storedId('RegistrationAccessToken', 'rat-live')]);
   });
 });
