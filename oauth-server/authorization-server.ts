@@ -91,11 +91,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // An MCP client registers the exact loopback or https URI it will use; nothing is matched loosely.
     allowOmittingSingleRegisteredRedirectUri: false,
     // https, http on loopback or a native app's own scheme; no wildcards. The hook sees the whole metadata: nothing
-    // in it may hold what cannot be stored, nor more than a client needs.
+    // in it may hold what cannot be stored, nor (in a client being accepted) more than a client needs.
     extraClientMetadata: {
       properties: redirectUriMetadata.properties,
       validator: (ctx, key, value, metadata) => {
-        refuseOversizedMetadata(metadata);
+        refuseOversizedMetadata(ctx, metadata);
         refuseUnstorableMetadata(metadata);
         redirectUriMetadata.validator!(ctx, key, value, metadata);
       },

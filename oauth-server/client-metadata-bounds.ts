@@ -11,9 +11,15 @@ export const MAX_CLIENT_METADATA_BYTES = 8 * 1024;
 /**
  * For the client metadata hook: refuses too many redirect URIs (`invalid_redirect_uri`: oidc-provider answers so for a
  * description starting with `redirect_uris`) and metadata too large to keep (`invalid_client_metadata`, RFC 7591
- * 3.2.2). Open registration stores every client it accepts, so neither may grow without bound.
+ * 3.2.2), on a client being accepted: at registration (oidc-provider hands the hook the request only then) or from a
+ * client ID metadata document (its client_id is the document's https URL; fetched, never stored). Open registration
+ * stores every client it accepts, so neither may grow without bound. A client read back from storage was accepted
+ * before these bounds and keeps working: checking it again would fail its connection's refresh and sign-in with
+ * invalid_client_metadata, unannounced (commit review 9).
  */
-export function refuseOversizedMetadata(metadata: Record<string, unknown>): void {
+export function refuseOversizedMetadata(ctx: unknown, metadata: Record<string, unknown>): void {
+  const fromDocument = typeof metadata.client_id === 'string' && metadata.client_id.startsWith('https://');
+  if (ctx === undefined && !fromDocument) return;
   const uris = metadata.redirect_uris;
   if (Array.isArray(uris) && uris.length > MAX_REDIRECT_URIS) {
     throw new errors.InvalidClientMetadata(`redirect_uris: at most ${MAX_REDIRECT_URIS} may be registered, not ${uris.length}`);
