@@ -100,13 +100,28 @@ function isStoredRef(state: unknown): state is StoredStateRef {
  */
 export async function cursorState(ctx: RequestContext, state: unknown): Promise<unknown> {
   if (Buffer.byteLength(JSON.stringify(state)) <= INLINE_STATE_LIMIT) return state;
+  return storedState(ctx, state);
+}
+
+/**
+ * A reference to a stored copy of `state`, whatever its size: for state a client must not read from its cursor
+ * (a cursor is signed, not encrypted), such as items not yet served or paid for.
+ */
+export async function storedState(ctx: RequestContext, state: unknown): Promise<unknown> {
   return { $stored: await ctx.deps.pagingStates.put(state) } satisfies StoredStateRef;
 }
 
 /** The paging state a cursor carried, fetching a stored copy when it names one; 400 once that has expired. */
 export async function resolveCursorState<State>(ctx: RequestContext, state: State | undefined): Promise<State | undefined> {
-  if (!isStoredRef(state)) return state;
-  const stored = await ctx.deps.pagingStates.get(state.$stored);
+  return isStoredRef(state) ? resolveStoredState<State>(ctx, state) : state;
+}
+
+/**
+ * The state a `storedState` reference names; 400 once it has expired, and for state carried inline where only a
+ * stored copy is accepted (a cursor issued before such state was always stored, which would serve it for ever).
+ */
+export async function resolveStoredState<State>(ctx: RequestContext, state: unknown): Promise<State> {
+  const stored = isStoredRef(state) ? await ctx.deps.pagingStates.get(state.$stored) : undefined;
   if (stored === undefined) throw invalid('The cursor has expired: start again from the first page.');
   return stored as State;
 }

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { cursorState, readCursor, resolveCursorState, signCursor } from '../core/cursor.ts';
+import { cursorState, readCursor, resolveCursorState, resolveStoredState, signCursor, storedState } from '../core/cursor.ts';
 import { PAGE_BOUND, type Page } from '../core/page.ts';
 import type { Truncation } from '../adapters/shapes/paging-shapes.ts';
 import type { RequestContext } from '../core/request-context.ts';
@@ -13,9 +13,10 @@ export interface UpstreamPage<T, State> {
 }
 
 /**
- * The paging state after a page cut to `limit`: the items the platform sent past the cut (inline, or a reference to
- * the stored copy, written once for the whole run of pages they fill), how many of them are served already, then
- * the platform's own next state (and a truncation that ends the walk once they are all served).
+ * The paging state after a page cut to `limit`: a reference to the stored copy of the items the platform sent past
+ * the cut (written once for the whole run of pages they fill, never inline: the client has not paid for them and
+ * would read them from its cursor), how many of them are served already, then the platform's own next state (and a
+ * truncation that ends the walk once they are all served).
  */
 interface HeldItems<State> {
   held: unknown;
@@ -44,8 +45,8 @@ function pageLimit(info: Pick<GraphQLResolveInfo, 'parentType' | 'fieldName'>, p
  * A page never holds more than `params.limit` items (or the field's declared bound, where the platform chooses the
  * page size and there is no `limit`): platforms treat the page size as a hint (the microblog's
  * timelines, forum search) and may send more, which would be billed beyond the worst case priced on the limit. The
- * items past the cut are kept with the next cursor and served first, without a round trip, so a walk returns every
- * item the platform sent exactly once, in its order.
+ * items past the cut are stored server-side (the next cursor names them) and served first, without a round trip, so
+ * a walk returns every item the platform sent exactly once, in its order.
  */
 export async function cursorPage<T, State>(
   ctx: RequestContext,
@@ -61,7 +62,7 @@ export async function cursorPage<T, State>(
   const limit = pageLimit(info, params);
   const state = await resolveCursorState(ctx, readCursor<State | HeldItems<State>>(ctx, binding, bound));
   if (isHeld<State>(state)) {
-    const held = (await resolveCursorState(ctx, state.held)) as T[];
+    const held = await resolveStoredState<T[]>(ctx, state.held);
     const end = state.at + limit;
     if (end < held.length) return { items: held.slice(state.at, end), nextCursor: await sign({ ...state, at: end }), truncated: null };
     return { items: held.slice(state.at), nextCursor: state.then ? await sign(state.then) : null, truncated: state.truncated ?? null };
@@ -70,7 +71,7 @@ export async function cursorPage<T, State>(
   const truncated = page.truncated ?? null;
   const next = truncated ? null : page.next;
   if (page.items.length > limit) {
-    const rest: HeldItems<State> = { held: await cursorState(ctx, page.items.slice(limit)), at: 0, then: next ?? null, ...(truncated ? { truncated } : {}) };
+    const rest: HeldItems<State> = { held: await storedState(ctx, page.items.slice(limit)), at: 0, then: next ?? null, ...(truncated ? { truncated } : {}) };
     return { items: page.items.slice(0, limit), nextCursor: await sign(rest), truncated: null };
   }
   return { items: page.items, nextCursor: next ? await sign(next) : null, truncated };

@@ -113,6 +113,21 @@ describe('a platform that sends more than a page asked for', () => {
     for (const limit of [2, 3, 4]) expectExactWalk(await walk('GET', `${path}limit=${limit}`), limit, all.ids);
   });
 
+  it('the next cursor never carries the posts held past the cut (not yet paid for), however small: it names their stored copy', async () => {
+    const plain = microblog().userByName(SIM_ACCOUNTS.plain)!;
+    const author = microblog().addUser({ ...plain, id: microblog().nextId(microblog().now), username: 'short_poster' });
+    for (let i = 0; i < 4; i++) microblog().addPost({ authorId: author.id, text: `short post number ${i}` });
+    microblog().paging = { overfill: 3 };
+    const path = `/v1/microblog/users/${author.username}/posts?limit=1`;
+    const first = await svc.request('GET', path, { key });
+    expect(first.status).toBe(200);
+    const payload = Buffer.from(first.body.meta.nextCursor.split('.')[0], 'base64url').toString('utf8');
+    expect(payload).not.toContain('short post');
+    const next = await svc.request('GET', `${path}&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`, { key });
+    expect(next.body.data).toHaveLength(1);
+    expect(payload).not.toContain(next.body.data[0].id);
+  });
+
   it('followers, whose page size the platform chooses: pages of at most the 100 the worst case is priced on, every follower once', async () => {
     const org = microblog().userByName(SIM_ACCOUNTS.org)!;
     const plain = microblog().userByName(SIM_ACCOUNTS.plain)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INLINE_STATE_LIMIT } from '../../core/cursor.ts';
+import { signCursor } from '../../core/cursor.ts';
 import type { RequestContext } from '../../core/request-context.ts';
 import { stalled } from '../../adapters/shapes/paging-shapes.ts';
 import { cursorPage, type UpstreamPage } from '../../resolvers/paging.ts';
@@ -57,13 +57,27 @@ describe('cursorPage: pages of at most `limit`', () => {
     expect(calls).toBe(2);
   });
 
-  it('stores held items that outgrow a cursor once for all the pages they fill', async () => {
+  it('stores held items once for all the pages they fill', async () => {
     const { ctx, puts } = harness();
-    const pad = 'x'.repeat(INLINE_STATE_LIMIT / 4);
-    const { pages } = await walk(ctx, 2, () => ({ items: items(0, 11, pad), next: null }));
+    const { pages } = await walk(ctx, 2, () => ({ items: items(0, 11), next: null }));
     expect(pages.flat()).toEqual(items(0, 11).map((item) => item.id));
     expect(pages.every((page) => page.length <= 2)).toBe(true);
     expect(puts).toHaveLength(1);
+  });
+
+  it('held items never travel in the cursor, however few: it names their stored copy', async () => {
+    const { ctx, puts } = harness();
+    const page = await cursorPage(ctx, info, { limit: 1 }, async () => ({ items: items(0, 3, 'unpaid text'), next: null }));
+    expect(puts).toEqual([items(1, 2, 'unpaid text')]);
+    const payload = Buffer.from(page.nextCursor!.split('.')[0], 'base64url').toString('utf8');
+    expect(payload).not.toContain('unpaid text');
+    expect(payload).not.toContain('i1');
+  });
+
+  it('a cursor carrying held items inline (as issued before they were always stored) is 400 invalid_cursor', async () => {
+    const { ctx } = harness();
+    const cursor = signCursor(ctx, 'Query.things', { limit: 1 }, { held: items(1, 2), at: 0, then: null });
+    await expect(cursorPage(ctx, info, { limit: 1, cursor }, async () => ({ items: [], next: null }))).rejects.toMatchObject({ extensions: { code: 'invalid_cursor' } });
   });
 
   it("a platform's truncation is reported on the page that serves the last held item", async () => {
