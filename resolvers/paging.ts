@@ -45,8 +45,8 @@ function pageLimit(info: Pick<GraphQLResolveInfo, 'parentType' | 'fieldName'>, p
  * A page never holds more than `params.limit` items (or the field's declared bound, where the platform chooses the
  * page size and there is no `limit`): platforms treat the page size as a hint (the microblog's
  * timelines, forum search) and may send more, which would be billed beyond the worst case priced on the limit. The
- * items past the cut are stored server-side (the next cursor names them) and served first, without a round trip, so
- * a walk returns every item the platform sent exactly once, in its order.
+ * items past the cut are stored server-side (the next cursor names them) and served first, without a round trip
+ * while they fill a page, so a walk returns every item the platform sent exactly once, in its order.
  */
 export async function cursorPage<T, State>(
   ctx: RequestContext,
@@ -61,18 +61,25 @@ export async function cursorPage<T, State>(
   const sign = async (next: unknown) => signCursor(ctx, binding, bound, await cursorState(ctx, next));
   const limit = pageLimit(info, params);
   const state = await resolveCursorState(ctx, readCursor<State | HeldItems<State>>(ctx, binding, bound));
+  let carried: T[] = [];
+  let from = state as State | undefined;
   if (isHeld<State>(state)) {
     const held = await resolveStoredState<T[]>(ctx, state.held);
     const end = state.at + limit;
     if (end < held.length) return { items: held.slice(state.at, end), nextCursor: await sign({ ...state, at: end }), truncated: null };
-    return { items: held.slice(state.at), nextCursor: state.then ? await sign(state.then) : null, truncated: state.truncated ?? null };
+    if (end === held.length || !state.then) return { items: held.slice(state.at), nextCursor: state.then ? await sign(state.then) : null, truncated: state.truncated ?? null };
+    // Fewer than `limit` left and the platform has more: the page is filled from its next page and cut again, so a
+    // walk's pages stay full and none pays the call's minimum for a remainder.
+    carried = held.slice(state.at);
+    from = state.then;
   }
-  const page = await fetch(state);
+  const page = await fetch(from);
+  const items = [...carried, ...page.items];
   const truncated = page.truncated ?? null;
   const next = truncated ? null : page.next;
-  if (page.items.length > limit) {
-    const rest: HeldItems<State> = { held: await storedState(ctx, page.items.slice(limit)), at: 0, then: next ?? null, ...(truncated ? { truncated } : {}) };
-    return { items: page.items.slice(0, limit), nextCursor: await sign(rest), truncated: null };
+  if (items.length > limit) {
+    const rest: HeldItems<State> = { held: await storedState(ctx, items.slice(limit)), at: 0, then: next ?? null, ...(truncated ? { truncated } : {}) };
+    return { items: items.slice(0, limit), nextCursor: await sign(rest), truncated: null };
   }
-  return { items: page.items, nextCursor: next ? await sign(next) : null, truncated };
+  return { items, nextCursor: next ? await sign(next) : null, truncated };
 }

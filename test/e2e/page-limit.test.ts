@@ -79,13 +79,14 @@ describe('a platform that sends more than a page asked for', () => {
     expect(cut.sizes.filter((size) => size === 3).length).toBeGreaterThan(1);
   });
 
-  it('the recorded Retweeters page (19 reposters for count 3): pages of 3 from one platform round trip, each reposter once', async () => {
+  it('the recorded Retweeters page (19 reposters for count 3): pages of 3 from one platform round trip while the held reposters fill them, each reposter once', async () => {
     const recorded = JSON.parse(readFileSync(new URL('../fixtures/upstream/microblog-x/Retweeters.json', import.meta.url), 'utf8'));
     const { sim, client } = microblogOf(svc);
     sim.faults.add({ route: '/\\/Retweeters$/', kind: 'answer', body: recorded, count: 1 });
     const path = '/v1/microblog/posts/1789054061729173804/reposters?limit=3';
     const before = client.stats.requests;
     const ids: string[] = [];
+    const requests: number[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 7; page++) {
       const res: { status: number; headers: Headers; body: any } = await svc.request('GET', `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
@@ -94,12 +95,13 @@ describe('a platform that sends more than a page asked for', () => {
       expect(Number(res.headers.get('x-credits-charged'))).toBe(1 + res.body.data.length);
       ids.push(...res.body.data.map((profile: { id: string }) => profile.id));
       cursor = res.body.meta.nextCursor;
+      requests.push(client.stats.requests - before);
     }
-    // Twenty entries, one of them UserUnavailable; the seventh page ends with the platform's own cursor.
+    // Twenty entries, one of them UserUnavailable. The seventh page, one reposter short of 3, is filled from the
+    // platform's next page (here the simulator's: none).
     expect(ids).toHaveLength(19);
     expect(new Set(ids).size).toBe(19);
-    expect(client.stats.requests - before).toBe(1);
-    expect(cursor).not.toBeNull();
+    expect(requests).toEqual([1, 1, 1, 1, 1, 1, 2]);
   });
 
   it('a timeline of multi-byte text (Japanese): the held posts outgrow a cursor in bytes, not characters, and every page is served', async () => {
@@ -111,6 +113,19 @@ describe('a platform that sends more than a page asked for', () => {
     expect(all.ids).toHaveLength(8);
     microblog().paging = { overfill: 3 };
     for (const limit of [2, 3, 4]) expectExactWalk(await walk('GET', `${path}limit=${limit}`), limit, all.ids);
+  });
+
+  it('a page left short by the held posts is filled from the platform: full pages, each paying the minimum once', async () => {
+    const path = `/v1/microblog/users/${SIM_ACCOUNTS.org}/posts?limit=5`;
+    const all = await walk('GET', path.replace('limit=5', 'limit=100'));
+    microblog().paging = { overfill: 2 };
+    const cut = await walk('GET', path);
+    expectExactWalk(cut, 5, all.ids);
+    // Every page full until the posts run out (the platform then ends on an empty page, as it does unasked).
+    const full = Math.floor(all.ids.length / 5);
+    expect(cut.sizes.slice(0, full)).toEqual(Array(full).fill(5));
+    expect(cut.sizes.length).toBeLessThanOrEqual(full + 2);
+    cut.charged.slice(1).forEach((charged, page) => expect(charged).toBe(1 + cut.sizes[page + 1]));
   });
 
   it('the next cursor never carries the posts held past the cut (not yet paid for), however small: it names their stored copy', async () => {

@@ -52,9 +52,28 @@ const items = (from: number, n: number, pad = '') => Array.from({ length: n }, (
 describe('cursorPage: pages of at most `limit`', () => {
   it('serves what the platform sent past the cut first, then follows its cursor: each item once, in order', async () => {
     const { ctx } = harness();
-    const { pages, calls } = await walk(ctx, 3, (cursor) => (cursor === undefined ? { items: items(0, 7), next: 'p2' } : { items: items(7, 4), next: null }));
-    expect(pages).toEqual([['i0', 'i1', 'i2'], ['i3', 'i4', 'i5'], ['i6'], ['i7', 'i8', 'i9'], ['i10']]);
+    const { pages, calls } = await walk(ctx, 3, (cursor) => (cursor === undefined ? { items: items(0, 6), next: 'p2' } : { items: items(6, 4), next: null }));
+    expect(pages).toEqual([['i0', 'i1', 'i2'], ['i3', 'i4', 'i5'], ['i6', 'i7', 'i8'], ['i9']]);
     expect(calls).toBe(2);
+  });
+
+  it('fewer held than `limit`: the page is filled from the platform\'s next page and cut again, each item once', async () => {
+    const { ctx } = harness();
+    const platform = (cursor: string | undefined) => {
+      const at = cursor === undefined ? 0 : Number(cursor);
+      return { items: items(at, Math.min(7, 20 - at)), next: at + 7 < 20 ? String(at + 7) : null };
+    };
+    const { pages, calls } = await walk(ctx, 5, platform);
+    expect(pages.map((page) => page.length)).toEqual([5, 5, 5, 5]);
+    expect(pages.flat()).toEqual(items(0, 20).map((item) => item.id));
+    expect(calls).toBe(3);
+  });
+
+  it('a truncation the filling page reports ends the walk after what it sent', async () => {
+    const { ctx } = harness();
+    const { pages, truncated } = await walk(ctx, 4, (cursor) => (cursor === undefined ? { items: items(0, 6), next: 'p2' } : { items: items(6, 3), next: 'p2', truncated: stalled(9) }));
+    expect(pages).toEqual([['i0', 'i1', 'i2', 'i3'], ['i4', 'i5', 'i6', 'i7'], ['i8']]);
+    expect(truncated).toMatchObject({ reason: 'platform_stalled', seen: 9 });
   });
 
   it('stores held items once for all the pages they fill', async () => {
