@@ -3,22 +3,18 @@ import type { Page as UpstreamPage } from '../../adapters/microblog/microblog-cl
 import type { MicroblogPost, MicroblogProfile } from '../../adapters/shapes/microblog-shapes.ts';
 import type { Page } from '../../core/page.ts';
 import type { RequestContext } from '../../core/request-context.ts';
-import { capped } from '../../adapters/shapes/paging-shapes.ts';
 import { cursorPage } from '../paging.ts';
 import { protectedAccount, resolveAccount } from './microblog-accounts.ts';
 import { microblogClient } from './microblog-context.ts';
+import { countedPage, type CountedState } from './microblog-counted-pages.ts';
 
-/** Paging state of the operations over one account: the resolved account and the platform's cursor. */
-interface AccountPageState {
+/**
+ * Paging state of the operations over one account: the resolved account, the platform's cursor, and where a walk
+ * over a list the profile counts stands (followers, following).
+ */
+interface AccountPageState extends CountedState {
   u: string;
   c: string;
-  /**
-   * Accounts returned so far, those the platform listed but that were left out (suspended), and the profile's own
-   * count of them, where it has one (followers, following).
-   */
-  n?: number;
-  o?: number;
-  t?: number;
 }
 
 type AccountArgs = { user: string; limit?: number; cursor?: string };
@@ -46,17 +42,10 @@ function accountPage<T>(
   return cursorPage<T, AccountPageState>(ctx, info, args, async (state) => {
     const profile = state ? undefined : await firstPageAccount(ctx, info, args.user, known);
     const userId = state ? state.u : profile!.id;
-    const page = await fetch(userId, { cursor: state?.c, count: args.limit });
-    // The profile's count ends the walk on the page that reaches it, instead of a billed empty page after it. It
-    // counts the accounts the platform lists but the page leaves out (suspended) as well.
+    const read = (cursor?: string) => fetch(userId, { cursor, count: args.limit });
     const total = state?.t ?? (profile && totalOf ? totalOf(profile) : undefined);
-    const seen = (state?.n ?? 0) + page.items.length;
-    const leftOut = (state?.o ?? 0) + (page.leftOut ?? 0);
-    if (page.truncated) return { items: page.items, next: null, truncated: { ...page.truncated, seen, expected: total ?? null } };
-    // The platform ended the list short of the profile's own count of it.
-    if (!page.next && total !== undefined && seen + leftOut < total) return { items: page.items, next: null, truncated: capped(seen, total) };
-    if (!page.next || (total !== undefined && seen + leftOut >= total)) return { items: page.items, next: null };
-    return { items: page.items, next: { u: userId, c: page.next, ...(total === undefined ? {} : { n: seen, ...(leftOut ? { o: leftOut } : {}), t: total }) } };
+    const page = await countedPage(read, await read(state?.c), state, total, state !== undefined || info.parentType.name === 'Query');
+    return { ...page, next: page.next && { u: userId, ...page.next } };
   });
 }
 

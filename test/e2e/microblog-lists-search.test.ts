@@ -62,6 +62,31 @@ describe('Lists', () => {
     expectError(await get(`/v1/microblog/lists/${SIM_LISTS.private}/members`), 404, 'not_found', { reason: 'private' });
   });
 
+  it('a member count that lags the List (members listed past it): the walk follows the platform to its end, none lost', async () => {
+    const members = world().lists.get(SIM_LISTS.public)!.memberIds;
+    const counted = members.length;
+    const path = `/v1/microblog/lists/${SIM_LISTS.public}/members?limit=10`;
+    const first = await get(path);
+    try {
+      // The List counted `counted` on the first page; 25 more are listed behind them, past that count.
+      const extra = [...world().users.values()].filter((u) => !u.suspended && !members.includes(u.id)).slice(0, 25);
+      members.push(...extra.map((u) => u.id));
+      const seen: string[] = first.body.data.map((p: { id: string }) => p.id);
+      let cursor: string | null = first.body.meta.nextCursor;
+      for (let page = 0; cursor && page < 20; page++) {
+        const next: { body: any } = await get(`${path}&cursor=${encodeURIComponent(cursor)}`);
+        expect(next.body.data.length).toBeLessThanOrEqual(10);
+        expect(next.body.meta).not.toHaveProperty('truncated');
+        seen.push(...next.body.data.map((p: { id: string }) => p.id));
+        cursor = next.body.meta.nextCursor;
+      }
+      expect(cursor).toBeNull();
+      expect(seen).toEqual(members.filter((id) => !world().users.get(id)!.suspended));
+    } finally {
+      members.splice(counted);
+    }
+  });
+
   it("List posts: the members' posts, newest first", async () => {
     const res = await get(`/v1/microblog/lists/${SIM_LISTS.public}/posts?limit=15`);
     expect(res.status).toBe(200);

@@ -64,6 +64,31 @@ describe('GET /v1/microblog/users/{user}/followers', () => {
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(followers.filter((id) => !world().users.get(id)!.suspended).length);
   });
 
+  it('a count that lags the list (followers listed past it): the walk follows the platform to its end, none lost', async () => {
+    const followers = world().followers.get(SIM_USER_IDS.org)!;
+    const counted = followers.length;
+    const path = `/v1/microblog/users/${SIM_ACCOUNTS.org}/followers`;
+    const first = await get(path);
+    try {
+      // The profile counted `counted` on the first page; 70 more are listed behind them, past that count.
+      const extra = [...world().users.values()].filter((u) => !u.suspended && u.id !== SIM_USER_IDS.org).slice(0, 70);
+      expect(extra).toHaveLength(70);
+      followers.push(...extra.map((u) => u.id));
+      const seen: string[] = first.body.data.map((p: { id: string }) => p.id);
+      let cursor: string | null = first.body.meta.nextCursor;
+      for (let page = 0; cursor && page < 10; page++) {
+        const next: { body: any } = await get(`${path}?cursor=${encodeURIComponent(cursor)}`);
+        expect(next.body.meta).not.toHaveProperty('truncated');
+        seen.push(...next.body.data.map((p: { id: string }) => p.id));
+        cursor = next.body.meta.nextCursor;
+      }
+      expect(cursor).toBeNull();
+      expect(seen).toEqual(followers.filter((id) => !world().users.get(id)!.suspended));
+    } finally {
+      followers.splice(counted);
+    }
+  });
+
   it('accepts @username and a numeric id alike', async () => {
     const byAt = await get(`/v1/microblog/users/@${SIM_ACCOUNTS.org}/followers`);
     const byId = await get(`/v1/microblog/users/${SIM_USER_IDS.org}/followers`);
