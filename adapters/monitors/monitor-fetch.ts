@@ -116,7 +116,10 @@ export function planReads(target: MonitorTarget, sources: readonly MonitorSource
           maxCredits: priced(PAGE * 5, FORUM_ITEM),
           run: async () => {
             const tree = await forum.getCommentTree(target.post, { sort: 'new', limit: PAGE * 5, depth: 10 });
-            const comments = within(tree.entries.flatMap((entry) => (entry.kind === 'comment' ? [entry.comment] : [])), PAGE * 5);
+            // The tree comes in thread order (each comment followed by its replies): newest first before the cut, so a
+            // new reply deep in an older thread is kept rather than the older replies of the newest thread.
+            const read = tree.entries.flatMap((entry) => (entry.kind === 'comment' ? [entry.comment] : []));
+            const comments = within(read.sort((a, b) => b.createdUtc - a.createdUtc), PAGE * 5);
             return { candidates: comments.map(forumCommentCandidate), filtered: 0, credits: priced(comments.length, FORUM_ITEM) };
           },
         },
