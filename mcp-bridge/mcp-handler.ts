@@ -32,15 +32,19 @@ function isSubscriptionStream(message: unknown): boolean {
 }
 
 /**
- * The rate-limit weight of a body's messages that nothing else weighs: all but its tool calls (weighed by the pipeline
- * as their operations) and a stream opening (a lone `subscriptions/listen`, SUBSCRIPTION_STREAMS). A body that does not
- * parse counts as one message.
+ * The rate-limit weight of a body's messages that nothing else weighs: all but its calls of catalogue tools (weighed by
+ * the pipeline as their operations) and a stream opening (a lone `subscriptions/listen`, SUBSCRIPTION_STREAMS). A call
+ * of a tool that does not exist, or names none, never reaches the pipeline, so it weighs as any other message; a body
+ * that does not parse counts as one message.
  */
-function messagesWeight(body: unknown): number {
+function messagesWeight(body: unknown, tools: ReadonlySet<unknown>): number {
   if (isSubscriptionStream(body)) return 0;
   const messages: unknown[] = body === undefined ? [undefined] : Array.isArray(body) ? body : [body];
-  const method = (message: unknown) => (typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined);
-  return messages.filter((message) => method(message) !== 'tools/call').length * MCP_MESSAGES.rateLimitWeight;
+  const reachesPipeline = (message: unknown) => {
+    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: { name?: unknown } };
+    return method === 'tools/call' && tools.has(params?.name);
+  };
+  return messages.filter((message) => !reachesPipeline(message)).length * MCP_MESSAGES.rateLimitWeight;
 }
 
 /** A POST's JSON body, parsed once for every reader; undefined for none, or one that does not parse (the SDK answers that). */
@@ -165,6 +169,7 @@ export function createMcpBridge(
   options: { allowedOrigins: ReadonlySet<string>; oauth: () => McpOAuth | undefined; streams: OpenStreams },
 ) {
   const toolsLists = createToolsListCache();
+  const toolNames: ReadonlySet<unknown> = new Set(operations.map((op) => op.tool));
   const handler = createMcpHandler(
     (mcpCtx) => {
       const ctx = mcpCtx.authInfo?.extra?.requestContext as RequestContext | undefined;
@@ -236,7 +241,7 @@ export function createMcpBridge(
         if (Array.isArray(parsed) && parsed.length > MCP_MESSAGES.maxPerBatch) {
           return protocolRefusal(-32600, `A JSON-RPC batch may hold at most ${MCP_MESSAGES.maxPerBatch} messages; this one holds ${parsed.length}: send it as smaller batches.`, { limit: MCP_MESSAGES.maxPerBatch, messages: parsed.length });
         }
-        const weight = messagesWeight(parsed);
+        const weight = messagesWeight(parsed, toolNames);
         if (weight > 0) await ctx.deps.rateLimits.consume(principal, weight);
         const authInfo: AuthInfo = { token: principal.kind ?? 'api-key', clientId: principal.keyId, scopes: [...principal.scopes], extra: { requestContext: ctx, parsedBody: parsed } };
         if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };

@@ -68,6 +68,18 @@ describe('JSON-RPC messages on /mcp', () => {
     expect(init.status).toBe(429);
   });
 
+  it('weighs a tools/call that reaches no operation (a tool that does not exist, or no name) as any other message', async () => {
+    const { key } = await svc.newKey();
+    for (let i = 0; i < CEILING / MCP_MESSAGES.rateLimitWeight; i++) {
+      const params = i % 2 ? { name: `no_such_tool_${i}`, arguments: {} } : { arguments: {} };
+      const res = await post(key, { jsonrpc: '2.0', id: i, method: 'tools/call', params });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+    // Before: the pipeline never saw these calls, nothing was counted, and the next call was served.
+    expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(429);
+  });
+
   it('answers tools/list from the list of the caller’s scope set, each with its own id, as the SDK would', async () => {
     const reader = (await svc.newKey()).key;
     const monitors = (await svc.newKey({ scopes: ['read:social', 'usage:read', 'monitors:read', 'monitors:write'] })).key;
