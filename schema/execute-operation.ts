@@ -3,6 +3,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { OperationSpec } from './catalogue/operation.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import type { OperationPolicy } from './pipeline/use-operation-policy.ts';
+import { executeCompiled } from './pipeline/execute-compiled.ts';
 import { worstCaseCredits } from './pipeline/worst-case-credits.ts';
 import { schema } from './schema.ts';
 import { withFragments } from './zod-graphql.ts';
@@ -32,13 +33,9 @@ export function createOperationExecutor(policy: OperationPolicy, operations: rea
     if (!entry) throw new Error(`No document for ${op.operationId}`);
     return entry;
   };
-  const execute = async (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext) => {
-    const entry = entryOf(op);
-    const args = { schema, document: entry.document, variableValues: variables, contextValue: ctx, operationName: op.operationId };
-    const step = await policy(args);
-    if (step && 'answer' in step) return step.answer;
-    const result = (await entry.query.query(undefined, ctx, args.variableValues)) as ExecutionResult;
-    return step ? step.settle(result) : result;
+  const execute = (op: OperationSpec, variables: Record<string, unknown>, ctx: RequestContext) => {
+    const { document, query } = entryOf(op);
+    return executeCompiled(policy, { schema, document, variableValues: variables, contextValue: ctx, operationName: op.operationId }, () => query);
   };
   const worstCase = (op: OperationSpec, variables: Record<string, unknown>) => worstCaseCredits(schema, entryOf(op).document, variables, op.operationId).credits;
   return Object.assign(execute, { worstCase });

@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import type { RequestContext } from '../../core/request-context.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { graphqlResponseHeaders, type GraphQLServer } from './graphql-server.ts';
 import type { OperationPolicy } from './use-operation-policy.ts';
+import { executeCompiled, type Compiled } from './execute-compiled.ts';
 
 /** A GraphQL-over-HTTP response, ready to be written: what yoga would have answered for the same request. */
 export interface GraphQLAnswer {
@@ -106,8 +107,6 @@ const BYTE_ORDER_MARK = 0xfeff;
 /** What yoga's plugins read of a request on this path: its method (a mutation over GET is refused, parse errors are 400). */
 const POST_REQUEST = { method: 'POST' };
 
-type Compiled = Pick<CompiledQuery, 'query' | 'stringify'>;
-
 /**
  * A document's compiled form per operation name, as `useGraphQlJit` keeps it: yoga's parse cache hands every request
  * of a query text the same document, so the entries go with the documents it holds. A document that does not compile
@@ -143,15 +142,10 @@ export function createJsonPostHandler(graphql: GraphQLServer, policy: OperationP
   const { schema } = graphql.getEnveloped({});
   const compiledFor = compiler(schema);
   const mask = (errors: readonly unknown[]): GraphQLError[] => errors.map((error) => toCatalogueError(error));
-  async function execute(document: DocumentNode, params: GraphQLParams, ctx: RequestContext): Promise<ExecutionResult> {
-    const args = { schema, document, variableValues: params.variables, contextValue: ctx, operationName: params.operationName };
-    const step = await policy(args);
-    if (step && 'answer' in step) return step.answer;
-    const compiled = compiledFor(document, args.operationName ?? undefined);
-    const executed = (await compiled.query(undefined, ctx, args.variableValues ?? {})) as ExecutionResult & { stringify?: unknown };
-    executed.stringify = compiled.stringify;
-    return step ? step.settle(executed) : executed;
-  }
+  const execute = (document: DocumentNode, params: GraphQLParams, ctx: RequestContext): Promise<ExecutionResult> =>
+    executeCompiled(policy, { schema, document, variableValues: params.variables, contextValue: ctx, operationName: params.operationName }, () =>
+      compiledFor(document, params.operationName ?? undefined),
+    );
   return async ({ body, headers }: JsonPost, ctx: RequestContext): Promise<GraphQLAnswer | undefined> => {
     // Yoga's own Request keeps a leading byte order mark, so the body is not JSON to it (400 on the path a request
     // with `Origin` takes); declined, it would reach yoga through the platform's Request, whose JSON reading drops
