@@ -66,6 +66,7 @@ import type { ServiceConfig } from './config.ts';
 import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { operationPolicy } from '../schema/pipeline/use-operation-policy.ts';
+import { withIntrospectionAnswers } from '../schema/pipeline/introspection-answers.ts';
 import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { createCorsPolicy } from './cors.ts';
@@ -304,7 +305,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       idempotency,
       usage,
     };
-    const policy = operationPolicy(operationByField);
+    const policy = withIntrospectionAnswers(operationPolicy(operationByField));
     const graphql = createGraphQLServer({ graphiql: config.graphiql, policy });
     // Browsers reach an https public URL over https even when the proxy's hop here is plain http.
     const httpsPublicUrl = config.publicUrl?.startsWith('https:') ?? false;
