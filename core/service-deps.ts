@@ -6,6 +6,7 @@ import type { Key } from '../adapters/db/keyring.ts';
 import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
+import type { Tier } from '../adapters/billing/tiers.ts';
 import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
 import type { Principal } from './request-context.ts';
 
@@ -35,6 +36,8 @@ export interface BillingGate {
 /** Rate-limit hook of the pipeline: throws a ServiceError (429 with Retry-After) when the weight does not fit. */
 export interface RateGate {
   consume(principal: Principal, weight: number): Promise<void>;
+  /** The account's tier as the rate limit knows it (cached for a few seconds). */
+  tierOf(principal: Principal): Promise<Tier>;
 }
 
 /** One client per upstream platform. */

@@ -183,11 +183,14 @@ export function createMcpBridge(
 
   /** A `subscriptions/listen` stream: it takes one of the key's places and spends rate-limit weight, or is refused. */
   const openStream = async (request: Request, principal: Principal, ctx: RequestContext, authInfo: AuthInfo, parsedBody: unknown): Promise<Response | EnvelopeResponse> => {
-    const slot = options.streams.open(principal);
+    const slot = options.streams.open(principal, (await ctx.deps.rateLimits.tierOf(principal)) === 'free');
     if ('refused' in slot) {
-      const message = slot.refused === 'instance'
-        ? `This instance has ${slot.limit} subscription streams open, the most it serves: try again later.`
-        : `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
+      const message =
+        slot.refused === 'instance'
+          ? `This instance has ${slot.limit} subscription streams open, the most it serves: try again later.`
+          : slot.refused === 'free_tier'
+            ? `This instance has ${slot.limit} subscription streams of free-tier accounts open, the most it serves them: try again later, or buy credits to leave the free tier.`
+            : `This ${slot.refused} already has ${slot.limit} subscription streams open on this instance, the most it may: close one first.`;
       const envelope = errorEnvelope(ctx.requestId, 'rate_limited', message, { reason: 'too_many_streams', limit: slot.limit, per: slot.refused });
       return { ...envelope, headers: { 'retry-after': String(SUBSCRIPTION_STREAMS.retryAfterSeconds), 'x-credits-charged': '0' } };
     }

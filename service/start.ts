@@ -107,6 +107,8 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** The MCP subscription streams one instance keeps open (tests fill an instance with a few). */
   mcpStreamsPerInstance?: number;
+  /** The streams of free-tier workspaces one instance keeps open. */
+  mcpFreeTierStreams?: number;
   /** How the authorization server fetches client ID metadata documents (tests trust their own loopback certificate). */
   clientMetadataFetch?: (url: URL | string, init: RequestInit) => Promise<Response>;
   /** Where the default client metadata fetch may connect: nothing but public addresses over https unless a test says. */
@@ -190,6 +192,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       maxPerWorkspace: SUBSCRIPTION_STREAMS.maxOpenPerWorkspace,
       maxPerPerson: SUBSCRIPTION_STREAMS.maxOpenPerPerson,
       maxPerInstance: options.mcpStreamsPerInstance ?? SUBSCRIPTION_STREAMS.maxOpenPerInstance,
+      maxFreeTier: options.mcpFreeTierStreams ?? SUBSCRIPTION_STREAMS.maxOpenFreeTierPerInstance,
     });
     cleanups.push({ step: 'MCP stream expiry', run: () => mcpStreams.close() });
     // The feed's connection dropping is the first sign the database is away: nothing billed is served from memory.

@@ -11,6 +11,11 @@ export const SUBSCRIPTION_STREAMS = {
   maxOpenPerPerson: 50,
   /** Below the MCP SDK's own 1,024, so a full instance answers our 429 rather than the SDK's -32603. */
   maxOpenPerInstance: 1_000,
+  /**
+   * Streams of free-tier workspaces, in all: sign-ups are free, so twenty of them (50 each) would otherwise fill the
+   * instance; this way they can fill a fifth of it, and an account that has bought credits still finds a place.
+   */
+  maxOpenFreeTierPerInstance: 200,
   /** A refused client's wait: a stream ends only when its client, its key or the instance ends it, so this is a guess. */
   retryAfterSeconds: 30,
 } as const;

@@ -34,6 +34,7 @@ export function createRateGate(limiter: WeightedLimiter, credits: CreditsService
     return cached.tier;
   };
   return {
+    tierOf: (principal) => tierOf(principal.workspaceId),
     async consume(principal, weight) {
       const outcome = await limiter.consume(principal.workspaceId, await tierOf(principal.workspaceId), weight);
       if (!outcome.ok && 'ceiling' in outcome) {

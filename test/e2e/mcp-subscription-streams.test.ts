@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STREAMS } from '../../schema/catalogue/mcp-streams.ts';
+import { fundedWorkspace } from '../support/billing.ts';
 import { McpSignIn } from '../support/mcp-sign-in.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -152,9 +153,10 @@ describe('MCP subscription streams', () => {
 
 describe('MCP subscription streams of a whole instance', () => {
   const PER_INSTANCE = 3;
+  const FREE_TIER = 2;
   let small: TestService;
   beforeAll(async () => {
-    small = await startTestService({ mcpStreamsPerInstance: PER_INSTANCE });
+    small = await startTestService({ mcpStreamsPerInstance: PER_INSTANCE, mcpFreeTierStreams: FREE_TIER });
   });
   afterAll(async () => {
     await small?.close();
@@ -162,9 +164,16 @@ describe('MCP subscription streams of a whole instance', () => {
 
   it('are bounded below the SDK’s own limit: a full instance answers 429 naming the bound, and a place freed is taken again', async () => {
     const streams = [];
-    for (let i = 0; i < PER_INSTANCE; i++) streams.push(await listen((await small.newKey()).key, small));
+    // Free-tier workspaces (a new key's, with nothing bought) share a pool smaller than the instance.
+    for (let i = 0; i < FREE_TIER; i++) streams.push(await listen((await small.newKey()).key, small));
+    const free = await listen((await small.newKey()).key, small);
+    // Before: opened, so sign-ups alone could fill the instance.
+    expect(free.res.status).toBe(429);
+    expect(free.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'too_many_streams', limit: FREE_TIER, per: 'free_tier' } });
+    // An account that has bought credits still finds a place.
+    streams.push(await listen((await fundedWorkspace(small, 1_000, 2_000)).key, small));
     expect(streams.map((stream) => stream.res.status)).toEqual(Array(PER_INSTANCE).fill(200));
-    const { key } = await small.newKey();
+    const { key } = await fundedWorkspace(small, 1_000, 2_000);
     // Before: opened (only the SDK's 1,024 bounded an instance, refused with JSON-RPC -32603).
     const refused = await listen(key, small);
     expect(refused.res.status).toBe(429);
