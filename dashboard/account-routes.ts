@@ -2,12 +2,13 @@ import { logger } from '../adapters/logging/logger.ts';
 import { IdentityError } from '../adapters/identity/identity-error.ts';
 import { identityErrorStatus } from '../schema/pipeline/error-mapping.ts';
 import { SESSION_TTL_MS } from '../adapters/people/person-store.ts';
+import { KNOWN_DEVICE_TTL_MS } from '../adapters/people/known-device.ts';
 import { SignUpThrottled } from '../adapters/people/sign-in-throttle.ts';
 import { crossSite, formTokenMatches, newFormToken } from './csrf.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { page, redirect, type DashboardRequest, type DashboardResponse } from './dashboard-http.ts';
 import { MessagePage, SignInPage, SignUpPage, type AccountForm } from './pages/account-pages.ts';
-import { clearCookie, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './session-cookie.ts';
+import { clearCookie, DEVICE_COOKIE, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './session-cookie.ts';
 import { genuinePost, safeNext, signedInPerson } from './signed-in.ts';
 import { html } from './html.ts';
 
@@ -49,9 +50,11 @@ function errorMessage(error: unknown): { status: number; message: string; retryA
 export function accountRoutes(deps: DashboardDeps) {
   const { people } = deps;
 
-  async function startSession(request: DashboardRequest, personId: string, next: string): Promise<DashboardResponse> {
+  async function startSession(request: DashboardRequest, personId: string, next: string, device?: string): Promise<DashboardResponse> {
     const session = await people.startSession(personId);
-    return redirect(next, { 'set-cookie': setCookie(request, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000)) });
+    const cookies = [setCookie(request, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000))];
+    if (device) cookies.push(setCookie(request, DEVICE_COOKIE, device, Math.floor(KNOWN_DEVICE_TTL_MS / 1000)));
+    return redirect(next, { 'set-cookie': cookies });
   }
 
   function signInForm(request: DashboardRequest, form: Omit<AccountForm, 'formToken'>, status = 200): DashboardResponse {
@@ -75,8 +78,8 @@ export function accountRoutes(deps: DashboardDeps) {
       if (!genuineAnonymousPost(request)) return staleForm();
       const next = safeNext(request.form.get('next'));
       const email = request.form.get('email') ?? '';
-      const result = await people.signIn({ email, password: request.form.get('password') ?? '', address: request.address });
-      if ('person' in result) return startSession(request, result.person.id, next);
+      const result = await people.signIn({ email, password: request.form.get('password') ?? '', address: request.address, device: readCookie(request, DEVICE_COOKIE) });
+      if ('person' in result) return startSession(request, result.person.id, next, result.device);
       if (result.failure === 'throttled') {
         const response = signInForm(request, { next, email, error: `Too many failed sign-ins. Try again in ${minutes(result.retryAfterSeconds)}.` }, 429);
         response.headers['retry-after'] = String(result.retryAfterSeconds);

@@ -11,6 +11,8 @@ function cookieName(base: string, secure: boolean): string {
 }
 
 export const SESSION_COOKIE = 'svc_session';
+/** A browser the person signed in from (adapters/people/known-device.ts): its failed sign-ins are counted apart. */
+export const DEVICE_COOKIE = 'svc_device';
 /** The anonymous forms' CSRF cookie (double submit): sign-in and sign-up happen before any session exists. */
 export const FORM_COOKIE = 'svc_form';
 

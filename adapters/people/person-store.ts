@@ -9,7 +9,8 @@ import { IdentityError } from '../identity/identity-error.ts';
 import { hashKeySecret } from '../identity/key-material.ts';
 import type { IdentityStore, PersonRecord, WorkspaceRecord } from '../identity/identity-store.ts';
 import { decoyHash, hashPassword, verifyPassword } from './password-hash.ts';
-import { createSignInThrottle, signUpKeys, SignUpThrottled, throttleKeys } from './sign-in-throttle.ts';
+import { knownDevice, knownDeviceToken } from './known-device.ts';
+import { createSignInThrottle, deviceThrottleKeys, signUpKeys, SignUpThrottled, throttleKeys } from './sign-in-throttle.ts';
 
 /** A session lasts this long from sign-in, used or not; then the person signs in again. */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
@@ -52,7 +53,8 @@ export interface StartedSession {
 }
 
 export type SignInResult =
-  | { person: PersonRecord }
+  /** `device`: the known-device token the browser keeps (known-device.ts), fresh with each sign-in. */
+  | { person: PersonRecord; device: string }
   | { failure: 'invalid_credentials' }
   | { failure: 'throttled'; retryAfterSeconds: number };
 
@@ -68,9 +70,10 @@ export interface PersonStore {
   signUp(input: { email: string; password: string; name?: string; address?: string }): Promise<{ person: PersonRecord; workspace: WorkspaceRecord }>;
   /**
    * Checks the password; failures are throttled per account and `address` (the client's IP), per account and per
+   * address, or, from a browser holding a live known-device token of the account (`device`), per device and per
    * address (sign-in-throttle.ts).
    */
-  signIn(input: { email: string; password: string; address?: string }): Promise<SignInResult>;
+  signIn(input: { email: string; password: string; address?: string; device?: string }): Promise<SignInResult>;
   /** Sets a new password and ends every session of the person. */
   setPassword(personId: string, password: string): Promise<void>;
   startSession(personId: string): Promise<StartedSession>;
@@ -189,29 +192,35 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       }
     },
 
-    async signIn({ email: rawEmail, password, address }) {
+    async signIn({ email: rawEmail, password, address, device: token }) {
       const email = normaliseEmail(rawEmail);
       const possible = email.length <= EMAIL_MAX_LENGTH;
-      const keys = throttleKeys(possible ? email : undefined, address);
       const now = clock();
+      const person = () =>
+        db.all<{ id: string; email: string; name: string; created_at: unknown; password_hash: string | null }>(
+          `select "id", "email", "name", "created_at", "password_hash" from "person" where "email" = ?`,
+          [email],
+        );
+      // Read first only for a browser that says it is known: without a live token of this account it gets the usual counts.
+      const known = token && possible ? await person() : undefined;
+      const device = known?.[0]?.password_hash ? knownDevice(token, known[0].password_hash, email, now) : undefined;
+      const keys = device ? deviceThrottleKeys(device, address) : throttleKeys(possible ? email : undefined, address);
       // Counted before the password is checked, as a failure until it proves otherwise: parallel guesses each take a place.
       const attempt = await throttle.attempt(keys, now);
       if (attempt.retryAfterSeconds > 0) return { failure: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
       // No account has such an email: the usual answer, without a lookup or a hash to spend on it.
       if (!possible) return { failure: 'invalid_credentials' };
-      const [row] = await db.all<{ id: string; email: string; name: string; created_at: unknown; password_hash: string | null }>(
-        `select "id", "email", "name", "created_at", "password_hash" from "person" where "email" = ?`,
-        [email],
-      );
+      const [row] = known ?? (await person());
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
       const matches = await verifyPassword(password, row?.password_hash ?? decoy);
       if (!row || !row.password_hash || !matches) return { failure: 'invalid_credentials' };
       // The typos from this address are forgotten; the account's count from everywhere (and its spares) and the address's
       // only lose this attempt.
-      const fromHere = keys[0]?.spare?.firstOf;
+      // A known device's typos are forgotten the same way.
+      const fromHere = device ? keys[0]!.key : keys[0]?.spare?.firstOf;
       if (fromHere) await throttle.clear(fromHere);
       await throttle.takeBack(attempt, attempt.windows.map(({ key }) => key).filter((key) => key !== fromHere));
-      return { person: { id: row.id, email: row.email, name: row.name, createdAt: toDate(row.created_at) } };
+      return { person: { id: row.id, email: row.email, name: row.name, createdAt: toDate(row.created_at) }, device: knownDeviceToken(row.password_hash, email, now) };
     },
 
     async setPassword(personId, password) {

@@ -26,6 +26,11 @@ export const FAILURES_PER_EMAIL = 20;
  * many fresh addresses on top of the 20 guesses, every window; a successful sign-in gives its spare back.
  */
 export const SPARES_PER_EMAIL = 10;
+/**
+ * Guesses from a known device (a browser holding a live device cookie of the account, known-device.ts): counted per
+ * device alone, not in the account's counts, so the owner's own browser still signs in while others guess.
+ */
+export const FAILURES_PER_DEVICE = 5;
 /** One address trying many accounts (or many people behind one NAT): looser. */
 export const FAILURES_PER_ADDRESS = 30;
 
@@ -79,6 +84,13 @@ export function throttleKeys(email: string | undefined, address: string | undefi
     }
   }
   if (from !== undefined) keys.push({ key: `address:${from}`, limit: FAILURES_PER_ADDRESS });
+  return keys;
+}
+
+/** The keys a sign-in from a known device counts against: the device's own, and the address's as any attempt. */
+export function deviceThrottleKeys(device: string, address: string | undefined): ThrottleKey[] {
+  const keys: ThrottleKey[] = [{ key: `device:${device}`, limit: FAILURES_PER_DEVICE }];
+  if (address) keys.push({ key: `address:${addressKey(address)}`, limit: FAILURES_PER_ADDRESS });
   return keys;
 }
 

@@ -5,7 +5,8 @@ import { createIdentityStore } from '../../../adapters/identity/identity-store.t
 import { hashPassword, verifyPassword } from '../../../adapters/people/password-hash.ts';
 import { createPersonStore, EMAIL_MAX_LENGTH, hashSessionToken, MAX_SESSIONS_PER_PERSON, SESSION_TTL_MS, WORKSPACES_PER_PERSON, type PersonStore } from '../../../adapters/people/person-store.ts';
 import { WorkspaceLimitReached } from '../../../adapters/identity/identity-error.ts';
-import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SIGN_UPS_PER_ADDRESS, SignUpThrottled, SPARES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_DEVICE, FAILURES_PER_EMAIL, FAILURES_PER_EMAIL_PER_ADDRESS, SIGN_UPS_PER_ADDRESS, SignUpThrottled, SPARES_PER_EMAIL, THROTTLE_WINDOW_MS } from '../../../adapters/people/sign-in-throttle.ts';
+import { KNOWN_DEVICE_TTL_MS } from '../../../adapters/people/known-device.ts';
 import { useMigratedOrm } from '../../support/migrated-orm.ts';
 
 describe('person store', () => {
@@ -112,6 +113,58 @@ describe('person store', () => {
     expect(await guess('198.51.100.62', 'backus-fortran-57')).toEqual({ failure: 'throttled', retryAfterSeconds: THROTTLE_WINDOW_MS / 1000 - 60 });
     now = new Date(now.getTime() + THROTTLE_WINDOW_MS);
     expect(await guess('198.51.100.62', 'backus-fortran-57')).toMatchObject({ person: { id: person.id } });
+  });
+
+  /** Spends every count of an account from fresh /64s of one /48: its 20 failures, then its spares (review h, F1). */
+  async function exhaust(signIn: (address: string, password: string) => Promise<unknown>, block: number): Promise<void> {
+    const fromBlock = (i: number) => `2001:db8:${block.toString(16)}:${i.toString(16)}::1`;
+    let next = 0;
+    for (; next < FAILURES_PER_EMAIL / FAILURES_PER_EMAIL_PER_ADDRESS; next++) {
+      for (let i = 0; i < FAILURES_PER_EMAIL_PER_ADDRESS; i++) await signIn(fromBlock(next), 'guess-guess');
+    }
+    for (let i = 0; i < SPARES_PER_EMAIL; i++) await signIn(fromBlock(next++), 'guess-guess');
+  }
+
+  it('lets the owner in from a browser they signed in from while guessers hold every count of the account, and only that browser', async () => {
+    const { person } = await counting.signUp({ email: 'frances-allen@example.com', password: 'allen-ptran-1989' });
+    const signIn = (address: string, password: string, device?: string) => counting.signIn({ email: 'frances-allen@example.com', password, address, device });
+    const owner = await signIn('198.51.100.70', 'allen-ptran-1989');
+    if (!('person' in owner)) throw new Error('the owner was not let in');
+    await exhaust(signIn, 0x49);
+    expect(await signIn('198.51.100.70', 'allen-ptran-1989')).toMatchObject({ failure: 'throttled' });
+    // Before: throttled like any other attempt.
+    const again = await signIn('198.51.100.70', 'allen-ptran-1989', owner.device);
+    if (!('person' in again)) throw new Error('the owner’s browser was not let in');
+    expect(again.person.id).toBe(person.id);
+    // No token, a forged one, another account's: the account's counts, spent.
+    const other = await counting.signIn({ email: 'ada@example.com', password: 'lovelace-1843', address: '198.51.100.71' });
+    const forged = `${owner.device.split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`;
+    for (const device of [undefined, forged, 'person' in other ? other.device : 'x']) {
+      expect(await signIn('203.0.113.70', 'allen-ptran-1989', device)).toMatchObject({ failure: 'throttled' });
+    }
+    // A device has its own count: its guesses throttle it alone.
+    for (let i = 0; i < FAILURES_PER_DEVICE; i++) expect(await signIn('198.51.100.72', 'guess-guess', again.device)).toEqual({ failure: 'invalid_credentials' });
+    expect(await signIn('198.51.100.72', 'allen-ptran-1989', again.device)).toMatchObject({ failure: 'throttled' });
+    expect(await signIn('198.51.100.72', 'allen-ptran-1989', owner.device)).toMatchObject({ person: { id: person.id } });
+  });
+
+  it('forgets a device once its token has lived its lifetime, and when the password changes', async () => {
+    const { person } = await counting.signUp({ email: 'barbara-liskov@example.com', password: 'liskov-clu-1974' });
+    const signIn = (address: string, password: string, device?: string) => counting.signIn({ email: 'barbara-liskov@example.com', password, address, device });
+    const first = await signIn('198.51.100.80', 'liskov-clu-1974');
+    if (!('person' in first)) throw new Error('the owner was not let in');
+    const issued = now;
+    now = new Date(issued.getTime() + KNOWN_DEVICE_TTL_MS - 1);
+    await exhaust(signIn, 0x50);
+    const second = await signIn('198.51.100.80', 'liskov-clu-1974', first.device);
+    if (!('person' in second)) throw new Error('the owner’s browser was not let in');
+    now = new Date(issued.getTime() + KNOWN_DEVICE_TTL_MS);
+    expect(await signIn('198.51.100.80', 'liskov-clu-1974', first.device)).toMatchObject({ failure: 'throttled' });
+    expect(await signIn('198.51.100.80', 'liskov-clu-1974', second.device)).toMatchObject({ person: { id: person.id } });
+    await counting.setPassword(person.id, 'liskov-clu-1975');
+    expect(await signIn('198.51.100.80', 'liskov-clu-1975', second.device)).toMatchObject({ failure: 'throttled' });
+    // Back to the file's time: other stores here date what they make by the real clock.
+    now = issued;
   });
 
   it('throttles an account without an address at the limit of one address', async () => {
