@@ -115,6 +115,17 @@ function toolResult(envelope: EnvelopeResponse, credits: unknown) {
 }
 
 /** The HTTP response reports what all its calls charged together, and the balance after the last. */
+/**
+ * A refused call's wait (a rate limit's, credits held by calls in flight) goes on the HTTP answer too, as REST sends
+ * it: the call is still a tool error in a 200, which the model reads, and an HTTP client backs off on `Retry-After`.
+ * In a batch, the longest wait.
+ */
+function addRetryAfter(ctx: RequestContext, envelope: EnvelopeResponse): void {
+  const wait = envelope.headers['retry-after'];
+  const kept = ctx.responseHeaders['retry-after'];
+  if (wait !== undefined && (kept === undefined || Number(wait) > Number(kept))) ctx.responseHeaders['retry-after'] = wait;
+}
+
 function addCallHeaders(ctx: RequestContext, call: RequestContext): void {
   const charged = Number(ctx.responseHeaders['x-credits-charged'] ?? 0) + Number(call.responseHeaders['x-credits-charged'] ?? 0);
   Object.assign(ctx.responseHeaders, call.responseHeaders, { 'x-credits-charged': String(charged) });
@@ -169,7 +180,9 @@ export function buildMcpServer(
       const call: RequestContext = { ...ctx, meter: new Meter(), memo: new Map(), responseHeaders: {}, callOptions };
       const result = await executor(op, args, call);
       addCallHeaders(ctx, call);
-      return toolResult(toEnvelope(op, result, ctx.requestId), result.extensions?.credits);
+      const envelope = toEnvelope(op, result, ctx.requestId);
+      addRetryAfter(ctx, envelope);
+      return toolResult(envelope, result.extensions?.credits);
     });
   }
   return server;

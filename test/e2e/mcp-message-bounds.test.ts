@@ -78,6 +78,12 @@ describe('JSON-RPC messages on /mcp', () => {
     }
     // Before: the pipeline never saw these calls, nothing was counted, and the next call was served.
     expect((await svc.request('GET', '/v1/whoami', { key })).status).toBe(429);
+    // A tool call refused by the limit is a tool error the model reads, with the wait on the HTTP answer as REST sends
+    // it (spec review h, M1: before, no Retry-After).
+    const refused = await post(key, { jsonrpc: '2.0', id: 'late', method: 'tools/call', params: { name: 'get_usage', arguments: {} } });
+    expect(refused.status).toBe(200);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await answersOf(refused))[0].result).toMatchObject({ isError: true, structuredContent: { error: { code: 'rate_limited' } } });
   });
 
   it('answers tools/list from the list of the caller’s scope set, each with its own id, as the SDK would', async () => {
