@@ -124,8 +124,15 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         `update "monitor_run" set "status" = ?, "finished_at" = ?, "error_summary" = ? where "id" = ? and "status" in ('queued', 'running') returning *`,
         [status, now.toISOString(), errorSummary, runId],
       );
-      if (!run || !monitor || status !== 'failed' || !monitor.webhook_id) return 0;
-      const events = await eventsFor(tx, monitor, 'monitor.run.failed', [{ monitor: toMonitor(monitor), run: toRun(run) }], now);
+      if (!run || status !== 'failed') return 0;
+      // A failed run is a run that finished: `lastRunAt` says so (never moved back by a late one).
+      const [updated] = await tx.all<MonitorRow>(`update "monitor" set "last_run_at" = greatest("last_run_at", ?::timestamptz) where "id" = ? returning *`, [
+        now.toISOString(),
+        run.monitor_id,
+      ]);
+      const current = updated ?? monitor;
+      if (!current?.webhook_id) return 0;
+      const events = await eventsFor(tx, current, 'monitor.run.failed', [{ monitor: toMonitor(current), run: toRun(run) }], now);
       await insertEvents(tx, events, now);
       return events.length;
     });

@@ -19,6 +19,7 @@ interface Run {
   creditsUsed: number;
   suppressed: { seenId: number; seenLink: number; seenContent: number; duplicateInRun: number; filtered: number; baseline: number };
   errorSummary: string | null;
+  finishedAt: string | null;
 }
 
 /** Waits until the monitor has `count` finished runs; returns the runs, newest first. */

@@ -455,6 +455,8 @@ describe('a run the account cannot pay for', () => {
     const [run] = await finishedRuns(svc, own, created.body.data.id, 1);
     expect(run).toMatchObject({ status: 'failed', creditsUsed: 0, newResults: 0 });
     expect(run.errorSummary).toMatch(/^insufficient_credits: /);
+    // A failed run is the monitor's last run too (spec review h, L1: before, lastRunAt stayed null).
+    expect((await svc.request('GET', `/v1/monitors/${created.body.data.id}`, { key: own })).body.data.lastRunAt).toBe(run.finishedAt);
     const usage = (await svc.request('GET', '/v1/usage', { key: own })).body.data;
     expect(usage).toMatchObject({ balance: 3, reserved: 0 });
   });
