@@ -244,6 +244,9 @@ export function createHttpServer(routes: HttpRoutes, timeouts: ListenerTimeouts 
         const message = 'GraphQL requests are POSTed as application/json (or application/graphql); form and multipart data are not taken.';
         return send(res, requestId, graphqlErrorResponse('unsupported_media_type', message, { field: 'content-type' }), await creditHeaders(ctx));
       }
+      // Media types and charsets are case-insensitive (RFC 9110); yoga compares them as written.
+      const contentType = req.headers['content-type'];
+      if (contentType !== undefined && contentType !== contentType.toLowerCase()) req.headers['content-type'] = contentType.toLowerCase();
       const common = isJsonPost(req);
       const json = req.method === 'POST' && JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '');
       if (!json && (req.headers['content-length'] !== undefined || req.method === 'GET' || req.method === 'HEAD')) {

@@ -334,6 +334,12 @@ describe('GraphQL request errors stay in the catalogue', () => {
     const text = await svc.request('POST', '/graphql', { rawBody: '{ health { status } }', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.body.errors[0].extensions.code).toBe('unsupported_media_type');
+    // Media types are case-insensitive (security review h, F5: before, 415 with no body from yoga).
+    for (const type of ['APPLICATION/JSON', 'Application/Json; Charset=UTF-8']) {
+      const shouted = await svc.request('POST', '/graphql', { rawBody: JSON.stringify({ query: '{ health { status } }' }), headers: { 'content-type': type } });
+      expect(shouted.status).toBe(200);
+      expect(shouted.body.data.health.status).toBe('ok');
+    }
   });
 
   it('a response with data for some root fields is HTTP 200, the failed field keeping its code', async () => {
