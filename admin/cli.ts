@@ -9,7 +9,9 @@ import { parseArgs } from 'node:util';
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
 Commands:
-  workspace:create --name NAME [--owner-email EMAIL]
+  workspace:create --name NAME [--owner-email EMAIL [--existing-owner]]
+                   (a new person owns it; refused when someone already holds EMAIL, since sign-up does not
+                   verify emails: check who they are, then add --existing-owner to make them the owner)
   key:create       --workspace ID --scopes a,b,… [--label live|test] [--name NAME] [--expires-in-days N | --no-expiry]
   key:revoke       --key-id ID
   keys:list        --workspace ID
@@ -35,6 +37,7 @@ const { values, positionals } = parseArgs({
     token: { type: 'string' },
     name: { type: 'string' },
     'owner-email': { type: 'string' },
+    'existing-owner': { type: 'boolean', default: false },
     workspace: { type: 'string' },
     scopes: { type: 'string' },
     label: { type: 'string' },
@@ -90,7 +93,11 @@ if (!command || values.help) {
 }
 
 const requests: Record<string, () => { method: 'GET' | 'POST'; path: string; body?: unknown }> = {
-  'workspace:create': () => ({ method: 'POST', path: '/operator/workspaces', body: { name: need('name'), ...(values['owner-email'] ? { ownerEmail: values['owner-email'] } : {}) } }),
+  'workspace:create': () => ({
+    method: 'POST',
+    path: '/operator/workspaces',
+    body: { name: need('name'), ...(values['owner-email'] ? { ownerEmail: values['owner-email'] } : {}), ...(values['existing-owner'] ? { existingOwner: true } : {}) },
+  }),
   'key:create': () => ({
     method: 'POST',
     path: '/operator/keys',

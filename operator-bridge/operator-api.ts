@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { IdentityStore } from '../adapters/identity/identity-store.ts';
+import { IdentityError } from '../adapters/identity/identity-error.ts';
+import type { FoundPerson, IdentityStore } from '../adapters/identity/identity-store.ts';
 import { defaultKeyExpiry } from '../adapters/identity/identity-store.ts';
 import { invalidScopes } from '../adapters/identity/scopes.ts';
 import { envelopeOfError, errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
@@ -10,6 +11,7 @@ import { idempotent, requestHash } from '../schema/pipeline/idempotency.ts';
 import type { IdempotencyStore } from '../adapters/db/idempotency-store.ts';
 import type { OperatorAudit } from '../adapters/db/operator-audit.ts';
 import { validationFailure } from '../schema/builder.ts';
+import { ServiceError } from '../core/error-catalogue.ts';
 
 /** One operator route: method, path pattern, input schema and handler. */
 export interface OperatorRoute {
@@ -21,10 +23,17 @@ export interface OperatorRoute {
   oneTimeSecret?: string;
 }
 
-const CreateWorkspace = z.strictObject({
-  name: z.string().min(1).max(120),
-  ownerEmail: z.email().optional(),
-});
+const CreateWorkspace = z
+  .strictObject({
+    name: z.string().min(1).max(120),
+    ownerEmail: z.email().optional(),
+    /**
+     * The owner is a person who already exists. Sign-up does not verify emails, so anyone may hold a customer's
+     * address: an existing person becomes owner only when the operator, having checked them, says so.
+     */
+    existingOwner: z.boolean().default(false),
+  })
+  .refine((input) => !input.existingOwner || input.ownerEmail !== undefined, { message: "needs ownerEmail, the existing person's email", path: ['existingOwner'] });
 
 const CreateKey = z.strictObject({
   workspaceId: z.uuid(),
@@ -35,6 +44,43 @@ const CreateKey = z.strictObject({
   expiresInDays: z.number().int().min(1).max(3650).nullable().default(90),
 });
 
+/**
+ * The person a new workspace goes to: the one holding `email` when the operator said `existingOwner`, else a new
+ * person. Refused either way round, so a workspace never goes to someone the operator did not mean.
+ */
+async function ownerOf(identity: IdentityStore, email: string, existingOwner: boolean): Promise<{ id: string; existed: boolean }> {
+  const found = await identity.getPersonByEmail(email);
+  if (existingOwner) {
+    if (!found) {
+      throw new ServiceError('not_found', {
+        message: `No person has the email ${email}: leave out existingOwner (--existing-owner) to create them.`,
+        details: { field: 'ownerEmail' },
+      });
+    }
+    return { id: found.id, existed: true };
+  }
+  if (found) throw ownerExists(found);
+  try {
+    return { id: (await identity.createPerson({ email, name: email })).id, existed: false };
+  } catch (error) {
+    // They signed up between the look-up and the insert.
+    const raced = error instanceof IdentityError && error.kind === 'duplicate_email' ? await identity.getPersonByEmail(email) : null;
+    throw raced ? ownerExists(raced) : error;
+  }
+}
+
+/** The refusal that tells the operator who already holds the email, so they can check it is their customer. */
+function ownerExists(person: FoundPerson): ServiceError {
+  const since = person.createdAt.toISOString();
+  const who = person.hasPassword ? `signed up on ${since}` : `was made by an operator on ${since} and has no password`;
+  return new ServiceError('conflict', {
+    message:
+      `A person with the email ${person.email} already exists (${who}); sign-up does not verify emails, so check they are ` +
+      'your customer, then send existingOwner: true (npm run admin -- workspace:create … --existing-owner) to make them the owner.',
+    details: { field: 'existingOwner', reason: 'owner_exists', personId: person.id, personCreatedAt: since, hasPassword: person.hasPassword },
+  });
+}
+
 export function identityOperatorRoutes(identity: IdentityStore, now: () => Date): OperatorRoute[] {
   return [
     {
@@ -42,11 +88,9 @@ export function identityOperatorRoutes(identity: IdentityStore, now: () => Date)
       pattern: /^\/operator\/workspaces$/,
       input: CreateWorkspace,
       run: async (input: z.infer<typeof CreateWorkspace>) => {
-        const owner = input.ownerEmail
-          ? ((await identity.getPersonByEmail(input.ownerEmail)) ?? (await identity.createPerson({ email: input.ownerEmail, name: input.ownerEmail })))
-          : undefined;
+        const owner = input.ownerEmail === undefined ? undefined : await ownerOf(identity, input.ownerEmail, input.existingOwner);
         const workspace = await identity.createWorkspace({ name: input.name, ownerPersonId: owner?.id });
-        return { status: 201, data: workspace };
+        return { status: 201, data: { ...workspace, ownerExisted: owner?.existed ?? null } };
       },
     },
     {

@@ -56,6 +56,12 @@ export interface PersonRecord {
   createdAt: Date;
 }
 
+/** A person looked up by email, with whether anyone can sign in as them. */
+export interface FoundPerson extends PersonRecord {
+  /** Someone signed up with this email (or a password was set): an operator-made person has none until then. */
+  hasPassword: boolean;
+}
+
 export interface WorkspaceRecord {
   id: string;
   name: string;
@@ -117,7 +123,7 @@ export interface CreateApiKeyInput {
 export interface IdentityStore {
   /** Throws IdentityError('duplicate_email') when the (case-insensitive) email is taken. */
   createPerson(input: { email: string; name: string }): Promise<PersonRecord>;
-  getPersonByEmail(email: string): Promise<PersonRecord | null>;
+  getPersonByEmail(email: string): Promise<FoundPerson | null>;
   /**
    * With `maxOwned`, throws WorkspaceLimitReached when the owner already owns that many (judged under a lock on the
    * person, so parallel creates cannot pass it together).
@@ -176,7 +182,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
 
     async getPersonByEmail(email) {
       const person = await fork().findOne(Person, { email: normaliseEmail(email) });
-      return person ? toPersonRecord(person) : null;
+      return person ? { ...toPersonRecord(person), hasPassword: person.passwordHash != null } : null;
     },
 
     async createWorkspace({ name, ownerPersonId, maxOwned }) {

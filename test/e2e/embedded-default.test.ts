@@ -55,6 +55,14 @@ describe('the embedded default', () => {
       promisify(execFile)(process.execPath, ['admin/cli.ts', ...args, '--json'], { cwd: root, env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: '' } });
     const workspace = JSON.parse((await cli('workspace:create', '--name', 'CLI workspace')).stdout).data;
     expect(workspace.id).toMatch(/^[0-9a-f-]{36}$/);
+    // An email someone already holds makes its person the owner only with --existing-owner.
+    const owned = JSON.parse((await cli('workspace:create', '--name', 'Customer', '--owner-email', 'customer@example.com')).stdout).data;
+    expect(owned).toMatchObject({ ownerExisted: false });
+    const held = await cli('workspace:create', '--name', 'Customer (2)', '--owner-email', 'customer@example.com').catch((error: { stdout: string; code: number }) => error);
+    expect('code' in held && held.code).toBe(1);
+    expect(JSON.parse((held as { stdout: string }).stdout).error).toMatchObject({ code: 'conflict', details: { field: 'existingOwner', personId: owned.ownerPersonId } });
+    const told = JSON.parse((await cli('workspace:create', '--name', 'Customer (2)', '--owner-email', 'customer@example.com', '--existing-owner')).stdout).data;
+    expect(told).toMatchObject({ ownerPersonId: owned.ownerPersonId, ownerExisted: true });
     const created = JSON.parse((await cli('key:create', '--workspace', workspace.id, '--scopes', 'read:forum,usage:read', '--label', 'test', '--no-expiry')).stdout).data;
     expect(created.key).toMatch(/^svc_test_/);
     expect((await whoami(url, created.key)).status).toBe(200);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardClient } from '../support/dashboard-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -39,5 +40,51 @@ describe('the operator API', () => {
       expect(JSON.stringify(entry)).not.toContain('test-operator-token');
     }
     expect(mine[3].details).toMatchObject({ input: { usdCents: 500, credits: 1000 } });
+  });
+
+  // Sign-up verifies no email: whoever signed up with a customer's address would get the workspace made for them.
+  it('makes an existing person owner only when told existingOwner, and says who they are otherwise', async () => {
+    const squatter = new DashboardClient(svc.url);
+    expect((await squatter.signUp('ceo@victim-corp.example')).status).toBe(303);
+    const person = (await svc.service.identity.getPersonByEmail('ceo@victim-corp.example'))!;
+
+    const refused = await svc.operator('POST', '/operator/workspaces', { name: 'Victim Corp (paid)', ownerEmail: 'CEO@victim-corp.example' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'conflict',
+      details: { field: 'existingOwner', reason: 'owner_exists', personId: person.id, personCreatedAt: person.createdAt.toISOString(), hasPassword: true },
+    });
+    expect(refused.body.error.message).toContain(`already exists (signed up on ${person.createdAt.toISOString()})`);
+    expect(refused.body.error.message).toContain('existingOwner: true');
+    expect(await svc.service.people.workspaces(person.id)).toHaveLength(1);
+
+    const told = await svc.operator('POST', '/operator/workspaces', { name: 'Victim Corp (paid)', ownerEmail: 'ceo@victim-corp.example', existingOwner: true });
+    expect(told.status).toBe(201);
+    expect(told.body.data).toMatchObject({ name: 'Victim Corp (paid)', ownerPersonId: person.id, ownerExisted: true, receivesFreeGrant: false });
+    expect((await svc.service.people.workspaces(person.id)).map((workspace) => workspace.id)).toContain(told.body.data.id);
+  });
+
+  it('creates the owner when nobody holds the email, and refuses existingOwner for an email nobody holds', async () => {
+    const unknown = await svc.operator('POST', '/operator/workspaces', { name: 'Typo', ownerEmail: 'nobody@new-corp.example', existingOwner: true });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.details).toMatchObject({ field: 'ownerEmail' });
+    expect(await svc.service.identity.getPersonByEmail('nobody@new-corp.example')).toBeNull();
+
+    const created = await svc.operator('POST', '/operator/workspaces', { name: 'New Corp', ownerEmail: 'owner@new-corp.example' });
+    expect(created.status).toBe(201);
+    const owner = (await svc.service.identity.getPersonByEmail('owner@new-corp.example'))!;
+    expect(created.body.data).toMatchObject({ ownerPersonId: owner.id, ownerExisted: false, receivesFreeGrant: true });
+
+    // The operator's own person from before is existing too: it has no password, and the answer says so.
+    const again = await svc.operator('POST', '/operator/workspaces', { name: 'New Corp (2)', ownerEmail: 'owner@new-corp.example' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details).toMatchObject({ field: 'existingOwner', personId: owner.id, hasPassword: false });
+    expect(again.body.error.message).toContain('was made by an operator on');
+
+    const ownerless = await svc.operator('POST', '/operator/workspaces', { name: 'Nobody owns it' });
+    expect(ownerless.body.data).toMatchObject({ ownerPersonId: null, ownerExisted: null });
+    const flagAlone = await svc.operator('POST', '/operator/workspaces', { name: 'Flag alone', existingOwner: true });
+    expect(flagAlone.status).toBe(400);
+    expect(flagAlone.body.error.details).toMatchObject({ field: 'existingOwner' });
   });
 });

@@ -29,7 +29,7 @@ describe('identity store', () => {
         kind: 'duplicate_email',
         field: 'email',
       });
-      expect(await store.getPersonByEmail('ADA@example.com ')).toEqual(person);
+      expect(await store.getPersonByEmail('ADA@example.com ')).toEqual({ ...person, hasPassword: false });
       expect(await store.getPersonByEmail('nobody@example.com')).toBeNull();
     });
 
