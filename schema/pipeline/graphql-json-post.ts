@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import type { RequestContext } from '../../core/request-context.ts';
 import { toCatalogueError } from './error-mapping.ts';
 import { graphqlResponseHeaders, type GraphQLServer } from './graphql-server.ts';
 import type { OperationPolicy } from './use-operation-policy.ts';
-import { executeCompiled, type Compiled } from './execute-compiled.ts';
+import { executeCompiled } from './execute-compiled.ts';
+import { documentCompiler } from './compiled-documents.ts';
 
 /** A GraphQL-over-HTTP response, ready to be written: what yoga would have answered for the same request. */
 export interface GraphQLAnswer {
@@ -108,39 +108,19 @@ const BYTE_ORDER_MARK = 0xfeff;
 const POST_REQUEST = { method: 'POST' };
 
 /**
- * A document's compiled form per operation name, as `useGraphQlJit` keeps it: yoga's parse cache hands every request
- * of a query text the same document, so the entries go with the documents it holds. A document that does not compile
- * (an unknown operation name) answers its errors, as execution would.
- */
-function compiler(schema: GraphQLSchema) {
-  const byDocument = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
-  return (document: DocumentNode, operationName: string | undefined): Compiled => {
-    let byName = byDocument.get(document);
-    if (!byName) byDocument.set(document, (byName = new Map()));
-    let entry = byName.get(operationName);
-    if (!entry) {
-      const compiled = compileQuery(schema, document, operationName);
-      entry = isCompiledQuery(compiled) ? compiled : { query: () => compiled, stringify: JSON.stringify };
-      byName.set(operationName, entry);
-    }
-    return entry;
-  };
-}
-
-/**
  * GraphQL over HTTP for the common request without the Fetch API and without envelop's execute wrapper. Yoga's own
  * pieces do what a client's text needs: its parameter checks (isPlainParams holds the same rules), its parse and
  * validation through the envelop instance (parse cache, document limits, validation cache and error mapping, the
  * HTTP status of a refused document) and its result processor. Execution is the one policy around the document
  * compiled with graphql-jit, then yoga's error masking (`toCatalogueError`, once per error as yoga's `maskError`
- * does): the same steps `useGraphQlJit`, `useOperationPolicy` and `useMaskedErrors` take in yoga's chain, without
+ * does): the same steps `useCompiledDocuments`, `useOperationPolicy` and `useMaskedErrors` take in yoga's chain, without
  * the chain. Answers undefined, before anything ran, for a request yoga must see whole (a body that is not one
  * JSON object, an `Accept` that is not for JSON): the listener then hands it to yoga. The schema has no
  * subscriptions and no @defer/@stream, so a result is always single.
  */
 export function createJsonPostHandler(graphql: GraphQLServer, policy: OperationPolicy) {
   const { schema } = graphql.getEnveloped({});
-  const compiledFor = compiler(schema);
+  const compiledFor = documentCompiler(schema);
   const mask = (errors: readonly unknown[]): GraphQLError[] => errors.map((error) => toCatalogueError(error));
   const execute = (document: DocumentNode, params: GraphQLParams, ctx: RequestContext): Promise<ExecutionResult> =>
     executeCompiled(policy, { schema, document, variableValues: params.variables, contextValue: ctx, operationName: params.operationName }, () =>

@@ -1,6 +1,6 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
+import { documentCompiler, useCompiledDocuments } from './compiled-documents.ts';
 import { documentCache } from './document-cache.ts';
 import { useDocumentLimits } from './document-limits.ts';
 import { toCatalogueError } from './error-mapping.ts';
@@ -43,8 +43,8 @@ export function createGraphQLServer(options: { graphiql: boolean; policy: Operat
     maskedErrors: { maskError: (error) => toCatalogueError(error) as GraphQLError },
     plugins: [
       // Compiled execution, inside the envelop chain so the policy plugin still wraps every execution; the
-      // compiled form of each distinct document is cached (the bridges' catalogue documents compile once).
-      useGraphQlJit(),
+      // compiled form of each document and operation name is kept (compiled-documents.ts).
+      useCompiledDocuments(documentCompiler(schema)),
       useDocumentLimits(),
       useOperationPolicy(options.policy),
       useCatalogueValidationErrors(),
