@@ -251,6 +251,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       clock: now,
       newEventId: () => newEventId(now()),
       leaseMs: options.jobs?.lockLifetimeMs,
+      // The next call on this instance reports the run's charge in x-credits-remaining (spec review h, L2).
+      balanceMoved: (workspaceId) => leases.forget(workspaceId),
     });
     let monitors: MonitorService | undefined;
     const jobs = createJobs({

@@ -25,6 +25,8 @@ export interface MonitorRunnerOptions {
   heldRetryMs?: number;
   /** …until it was queued this long ago: then it fails as `credits_held`. */
   heldPatienceMs?: number;
+  /** A run's charge committed: the instance's memo of the account's balance is out of date (known-balances.ts). */
+  balanceMoved?: (workspaceId: string) => void;
 }
 
 export interface RunOutcome {
@@ -191,6 +193,7 @@ export function createMonitorRunner(options: MonitorRunnerOptions) {
         const candidates = outcomes.flatMap((outcome) => outcome.candidates).sort((a, b) => b.createdAt - a.createdAt);
         const filtered = outcomes.reduce((sum, outcome) => sum + outcome.filtered, 0);
         const events = await record(runId, monitor, { candidates, filtered }, hold, cost);
+        options.balanceMoved?.(monitor.workspace_id);
         return { status: 'succeeded', events };
       } catch (error) {
         // A hold the run's transaction did not settle (it rolled back, or was never reached) is given back.

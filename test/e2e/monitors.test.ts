@@ -445,6 +445,21 @@ describe('run-now and money', () => {
   });
 });
 
+describe('a run’s charge', () => {
+  it('is in the next call’s x-credits-remaining on the instance that ran it', async () => {
+    const { workspaceId } = await fundedWorkspace(svc, 1_000);
+    const { key: own } = await svc.newKey({ workspaceId, scopes: ['read:social', 'monitors:write', 'usage:read'] });
+    forum().addPost({ subforum: 'programming', title: 'chargedpuffin spotted', selftext: 'It paid for the fish.' });
+    const remaining = async () => Number((await svc.request('GET', '/v1/whoami', { key: own })).headers.get('x-credits-remaining'));
+    const before = await remaining();
+    const created = await createMonitor({ target: { kind: 'search', keywords: 'chargedpuffin' }, sources: ['forum'], schedule: 'manual' }, own);
+    const [run] = await finishedRuns(svc, own, created.body.data.id, 1);
+    expect(run.creditsUsed).toBeGreaterThan(0);
+    // Before: the balance this instance knew before the run, for up to 5 s (spec review h, L2).
+    expect(await remaining()).toBe(before - run.creditsUsed);
+  });
+});
+
 describe('a run the account cannot pay for', () => {
   it('fails with insufficient_credits and charges nothing: the balance never goes negative', async () => {
     const { workspaceId } = await fundedWorkspace(svc, 3);
