@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { readBody } from '../core/read-body.ts';
-import type { ConnectionStore } from '../adapters/oauth/connection-store.ts';
+import { ConnectionLimitReached, type ConnectionStore } from '../adapters/oauth/connection-store.ts';
 import { CONNECTION_SCOPES, grants, isScope, type Scope } from '../adapters/identity/scopes.ts';
 import { approvalPage, messagePage, PAGE_HEADERS } from './approval-page.ts';
 import type { ApprovalPeople } from './approval-people.ts';
@@ -93,7 +93,14 @@ export function createInteractionHandler(deps: { provider: Provider; resource: s
       else grant.rejectResourceScope(deps.resource, scope);
     }
     const grantId = await grant.save();
-    await connections.create({ workspaceId, personId: person.personId, clientId, clientName, scopes, grantId });
+    try {
+      await connections.create({ workspaceId, personId: person.personId, clientId, clientName, scopes, grantId });
+    } catch (error) {
+      if (!(error instanceof ConnectionLimitReached)) throw error;
+      // Nothing of the refused approval stays; the same screen can approve once a connection is revoked.
+      await grant.destroy();
+      return sendHtml(res, 409, approvalPage({ ...view, error: `${error.message} Revoke a connection first, on the workspace's keys page (/dashboard/workspaces/${workspaceId}/keys), then approve again.` }));
+    }
     return provider.interactionFinished(req, res, { login: { accountId: person.personId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   };
 }

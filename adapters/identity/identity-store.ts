@@ -20,6 +20,13 @@ import { invalidScopes, normaliseScopes, type Scope } from './scopes.ts';
  */
 export const MAX_LIVE_KEYS_PER_WORKSPACE = 100;
 
+/**
+ * Live (neither revoked nor ended) MCP connections a workspace may hold, counted apart from its keys: each is a row, a
+ * key-cache entry and a line of the keys page too, and unbounded one person approving one client in a loop made 119.
+ * Checked under the same workspace row lock as the key cap (`adapters/oauth/connection-store.ts`).
+ */
+export const MAX_LIVE_CONNECTIONS_PER_WORKSPACE = 100;
+
 /** The dashboard's default key lifetime; callers apply it (a key may also be created without expiry). */
 export const DEFAULT_KEY_TTL_DAYS = 90;
 const DAY_MS = 86_400_000;

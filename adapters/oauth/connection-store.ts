@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../db/sql.ts';
+import { MAX_LIVE_CONNECTIONS_PER_WORKSPACE } from '../identity/identity-store.ts';
 import type { KeyCache } from '../identity/key-cache.ts';
 import { throttledLastUsed } from '../identity/last-used.ts';
 import { normaliseScopes, scopesOfToken, type Scope } from '../identity/scopes.ts';
@@ -37,7 +38,16 @@ export interface VerifiedAccessToken {
 
 export type TokenFailure = { failure: 'unknown' | 'revoked' };
 
+/** The workspace already holds MAX_LIVE_CONNECTIONS_PER_WORKSPACE live connections: one must be revoked first. */
+export class ConnectionLimitReached extends Error {
+  constructor() {
+    super(`This workspace already has ${MAX_LIVE_CONNECTIONS_PER_WORKSPACE} live MCP connections, the most it may hold.`);
+    this.name = 'ConnectionLimitReached';
+  }
+}
+
 export interface ConnectionStore {
+  /** Throws ConnectionLimitReached when the workspace is at the cap (judged under its row lock, as the key cap is). */
   create(input: { workspaceId: string; personId: string; clientId: string; clientName: string; scopes: readonly Scope[]; grantId: string }): Promise<Connection>;
   /**
    * A known live token from the key cache; otherwise one indexed read of the token's record joined to its connection.
@@ -62,6 +72,15 @@ const TOKEN_QUERY = `select m."payload", k."id" as "key_id", k."workspace_id", k
   from "oauth_model" m join "api_key" k on k."oauth_grant_id" = m."grant_id"
   where m."kind" = 'AccessToken' and m."id" = ? and (m."expires_at" is null or m."expires_at" > ?)`;
 
+/**
+ * Live connections of a workspace: not revoked, and not ended, an end read as the key lists read it (its grant's end,
+ * else the end copied onto its row, else its last use or creation: `connectionEnd` in identity-store.ts).
+ */
+const LIVE_CONNECTIONS = `select count(*)::int as "live" from "api_key" k
+  where k."workspace_id" = ? and k."kind" = 'mcp_connection' and k."revoked_at" is null
+    and coalesce((select g."expires_at" from "oauth_model" g where g."kind" = 'Grant' and g."id" = k."oauth_grant_id"),
+      k."expires_at", k."last_used_at", k."created_at") > ?`;
+
 /** The name a connection carries in every key list. */
 export function connectionName(clientName: string): string {
   return `${clientName} (MCP)`;
@@ -83,11 +102,17 @@ export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: Key
       const createdAt = clock();
       const normalised = normaliseScopes(scopes);
       const name = connectionName(clientName);
-      await db.all(
-        `insert into "api_key" ("id", "workspace_id", "kind", "label", "name", "scopes", "hash", "prefix", "created_at", "expires_at", "revoked_at", "last_used_at", "oauth_client_id", "oauth_grant_id", "person_id")
-         values (?, ?, 'mcp_connection', 'live', ?, ?::text[], null, 'mcp', ?, null, null, null, ?, ?, ?)`,
-        [keyId, workspaceId, name, `{${normalised.join(',')}}`, createdAt.toISOString(), clientId, grantId, personId],
-      );
+      // Under the workspace's row lock, which key creation takes too: parallel approvals cannot both take the last place.
+      await db.transaction(async (tx) => {
+        await tx.all(`select 1 from "workspace" where "id" = ? for update`, [workspaceId]);
+        const [{ live }] = await tx.all<{ live: number }>(LIVE_CONNECTIONS, [workspaceId, createdAt.toISOString()]);
+        if (live >= MAX_LIVE_CONNECTIONS_PER_WORKSPACE) throw new ConnectionLimitReached();
+        await tx.all(
+          `insert into "api_key" ("id", "workspace_id", "kind", "label", "name", "scopes", "hash", "prefix", "created_at", "expires_at", "revoked_at", "last_used_at", "oauth_client_id", "oauth_grant_id", "person_id")
+           values (?, ?, 'mcp_connection', 'live', ?, ?::text[], null, 'mcp', ?, null, null, null, ?, ?, ?)`,
+          [keyId, workspaceId, name, `{${normalised.join(',')}}`, createdAt.toISOString(), clientId, grantId, personId],
+        );
+      });
       return { keyId, workspaceId, personId, clientId, name, scopes: normalised, createdAt };
     },
 
