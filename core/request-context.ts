@@ -32,6 +32,8 @@ export interface RequestContext {
   surface: Surface;
   /** The raw `Authorization` header, checked by the pipeline only when an operation needs a key. */
   authorization: string | undefined;
+  /** The connection's peer (per-address bounds on bad keys); absent for calls that come from no connection. */
+  clientAddress?: string;
   principal?: Principal;
   /** The refusal of a key already looked up and found wanting (unknown, expired, revoked). */
   keyRefusal?: ServiceError;

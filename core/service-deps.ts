@@ -7,6 +7,7 @@ import type { MonitorService } from '../adapters/monitors/monitor-service.ts';
 import type { WebhookService } from '../adapters/webhooks/webhook-service.ts';
 import type { Limits, Usage } from '../adapters/shapes/account-shapes.ts';
 import type { Tier } from '../adapters/billing/tiers.ts';
+import type { KeyFailures } from '../adapters/identity/key-failures.ts';
 import type { UsageCharges } from '../adapters/usage/usage-charges.ts';
 import type { Principal } from './request-context.ts';
 
@@ -54,6 +55,8 @@ export interface ServiceDeps {
   serviceName: string;
   version: string;
   authenticate(secret: string): Promise<AuthenticationResult>;
+  /** Bad keys per client address (adapters/identity/key-failures.ts). */
+  keyFailures: KeyFailures;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
   rateLimits: RateGate;

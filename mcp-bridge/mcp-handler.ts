@@ -7,7 +7,7 @@ import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { MCP_MESSAGES } from '../schema/catalogue/mcp-messages.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
-import { authenticate } from '../schema/pipeline/authenticate.ts';
+import { authenticate, refuseAddressOfBadKeys } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
@@ -228,6 +228,8 @@ export function createMcpBridge(
       const oauth = options.oauth();
       try {
         if (oauth && !ctx.principal) {
+          // Before the token's lookup too: an address of bad keys is refused before any.
+          if (ctx.authorization) refuseAddressOfBadKeys(ctx);
           const connection = await oauth.principalOf(ctx.authorization);
           if (connection) ctx.principal = connection;
         }

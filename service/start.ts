@@ -67,6 +67,7 @@ import { ensureDemo, type Demo } from './demo-workspace.ts';
 import { createGraphQLServer } from '../schema/pipeline/graphql-server.ts';
 import { operationPolicy } from '../schema/pipeline/use-operation-policy.ts';
 import { withIntrospectionAnswers } from '../schema/pipeline/introspection-answers.ts';
+import { createKeyFailures } from '../adapters/identity/key-failures.ts';
 import { createJsonPostHandler } from '../schema/pipeline/graphql-json-post.ts';
 import { createHttpServer, createOperatorServer } from './http-server.ts';
 import { createCorsPolicy } from './cors.ts';
@@ -297,7 +298,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       serviceName: SERVICE_NAME,
       version,
       authenticate: (secret) => identity.authenticateKey(secret, now()),
-      databaseReady: sharedPing(orm),
+      keyFailures: createKeyFailures(),
+      databaseReady: sharedPing(orm, { now: () => now().getTime() }),
       billing: config.billing ? createBillingGate(leases) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),
       cursorKeys: await loadKeyring(config.dataDir, { name: 'cursor-keys', label: 'cursor signing key', variable: 'SVC_CURSOR_KEYS' }, config.cursorKeys),

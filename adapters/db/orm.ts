@@ -135,15 +135,27 @@ export function embeddedDatabase(orm: Orm): EmbeddedDatabase | undefined {
 }
 
 /**
+ * How long a readiness answer is given again without a round trip: probes come every few seconds, and anyone may ask
+ * (`/ready` needs no key), so a flood of checks costs one ping a second (security review h, F3).
+ */
+export const READINESS_ANSWER_MS = 1_000;
+
+/**
  * The service's readiness probe: a check asked for while a ping is under way shares that ping, so readiness checks at
  * once (anyone may ask, with no key and no rate limit: `GET /ready`, GraphQL `readiness`) cost one round trip.
  */
-export function sharedPing(orm: Orm, timeoutMs?: number): () => Promise<boolean> {
+export function sharedPing(orm: Orm, options: { timeoutMs?: number; now?: () => number } = {}): () => Promise<boolean> {
+  const now = options.now ?? Date.now;
   let running: Promise<boolean> | undefined;
-  return () =>
-    (running ??= pingDatabase(orm, timeoutMs).finally(() => {
-      running = undefined;
-    }));
+  let answered: { ready: boolean; at: number } | undefined;
+  return () => {
+    if (answered && now() - answered.at < READINESS_ANSWER_MS) return Promise.resolve(answered.ready);
+    return (running ??= pingDatabase(orm, options.timeoutMs)
+      .then((ready) => ((answered = { ready, at: now() }), ready))
+      .finally(() => {
+        running = undefined;
+      }));
+  };
 }
 
 /** Readiness probe: a trivial round trip, bounded so a hung database reads as "not ready" quickly. */

@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READINESS_ANSWER_MS } from '../../adapters/db/orm.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -13,6 +14,7 @@ describe.runIf(serverUrl)('GET /ready with an unreachable database', () => {
   let svc: TestService;
   let proxy: Server;
   const sockets = new Set<Socket>();
+  let now = new Date();
 
   beforeAll(async () => {
     const target = new URL(serverUrl!);
@@ -27,7 +29,7 @@ describe.runIf(serverUrl)('GET /ready with an unreachable database', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as { port: number }).port;
-    svc = await startTestService({ databaseUrlThrough: (url) => { const proxied = new URL(url); proxied.host = `127.0.0.1:${port}`; return proxied.toString(); } });
+    svc = await startTestService({ now: () => now, databaseUrlThrough: (url) => { const proxied = new URL(url); proxied.host = `127.0.0.1:${port}`; return proxied.toString(); } });
   });
 
   afterAll(async () => {
@@ -42,6 +44,9 @@ describe.runIf(serverUrl)('GET /ready with an unreachable database', () => {
 
     proxy.close();
     for (const socket of sockets) socket.destroy();
+    // A readiness answer is given again for a second without a round trip.
+    expect((await svc.request('GET', '/ready')).status).toBe(200);
+    now = new Date(now.getTime() + READINESS_ANSWER_MS);
 
     const degraded = await svc.request('GET', '/ready');
     expect(degraded.status).toBe(503);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedPing, type Orm } from '../../adapters/db/orm.ts';
+import { READINESS_ANSWER_MS, sharedPing, type Orm } from '../../adapters/db/orm.ts';
 
 /** An ORM whose pings wait until the test answers them. */
 function pendingOrm() {
@@ -18,12 +18,18 @@ describe('the readiness probe', () => {
     expect(await answers).toEqual([true, true, true]);
   });
 
-  it('a check after the ping has answered pings again, so a database gone since reads as not ready', async () => {
+  it('gives an answer again for a second without a round trip, then pings again, so a database gone since reads as not ready', async () => {
     const { orm, pings } = pendingOrm();
-    const probe = sharedPing(orm);
+    let nowMs = 0;
+    const probe = sharedPing(orm, { now: () => nowMs });
     const first = probe();
     pings[0]!(true);
     expect(await first).toBe(true);
+    nowMs = READINESS_ANSWER_MS - 1;
+    // Before: a round trip per check (security review h, F3: 300 a second from one address).
+    expect(await probe()).toBe(true);
+    expect(pings).toHaveLength(1);
+    nowMs = READINESS_ANSWER_MS;
     const second = probe();
     expect(pings).toHaveLength(2);
     pings[1]!(false);

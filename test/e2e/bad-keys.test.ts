@@ -1,0 +1,51 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeySecret } from '../../adapters/identity/key-material.ts';
+import { KEY_FAILURES_PER_ADDRESS } from '../../adapters/identity/key-failures.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * Keys that are not valid, counted per client address (security review h, F3: 1,000 random keys from one address
+ * were 1,000 database lookups, at ~170 a second, never refused).
+ */
+let svc: TestService;
+let now = new Date('2026-11-25T12:00:00Z');
+beforeAll(async () => {
+  svc = await startTestService({ now: () => now, jobs: { autostart: false } });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+/** GET /v1/whoami with `key`, from a loopback address of its own. */
+function whoami(key: string, localAddress = '127.0.0.1'): Promise<{ status: number; retryAfter: string | undefined; body: any }> {
+  const url = new URL('/v1/whoami', svc.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: url.port, path: url.pathname, localAddress, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('keys that are not valid', () => {
+  it(`are refused from an address past ${KEY_FAILURES_PER_ADDRESS.limit} a minute, before any lookup, until its minute ends; other addresses are not`, async () => {
+    const { key } = await svc.newKey();
+    for (let i = 0; i < KEY_FAILURES_PER_ADDRESS.limit; i++) expect((await whoami(generateKeySecret('live').secret)).status).toBe(401);
+    // Before: 401 again, and a lookup each time.
+    const refused = await whoami(generateKeySecret('live').secret);
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe(String(KEY_FAILURES_PER_ADDRESS.windowMs / 1000));
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'invalid_keys', limit: KEY_FAILURES_PER_ADDRESS.limit } });
+    // A valid key from that address waits too: nothing tells it apart before the lookup.
+    expect((await whoami(key)).status).toBe(429);
+    expect((await whoami(key, '127.0.0.2')).status).toBe(200);
+    expect((await whoami(generateKeySecret('live').secret, '127.0.0.2')).status).toBe(401);
+    now = new Date(now.getTime() + KEY_FAILURES_PER_ADDRESS.windowMs);
+    expect((await whoami(key)).status).toBe(200);
+    expect((await whoami(generateKeySecret('live').secret)).status).toBe(401);
+  });
+});
