@@ -14,7 +14,9 @@ const ID = z.uuid().describe('Webhook id (uuid).');
 const DELIVERY_ID = z.uuid().describe('Delivery id (uuid).');
 const LIMIT = z.int().min(1).max(100).default(25).describe('Items to return, 1 to 100 (default 25), newest first.');
 const NAME = z.string().trim().min(1, 'must not be blank').max(80).describe('1 to 80 characters, not all spaces; leading and trailing spaces are removed.');
-const URL = z.url({ protocol: /^https?$/ }).max(2048).describe('An https URL (plain http only where the operator allows it) of a permitted destination: no loopback, private, link-local, shared or metadata addresses.');
+const URL = z
+  .url({ protocol: /^https?$/, error: (issue) => (issue.code === 'invalid_format' ? 'Expected an https URL (plain http only where the operator allows it), like https://example.com/hooks' : undefined) })
+  .max(2048).describe('An https URL (plain http only where the operator allows it) of a permitted destination: no loopback, private, link-local, shared or metadata addresses.');
 const EVENTS = distinctList(WEBHOOK_EVENT_TYPES).describe('Event types to receive, each at most once.');
 const CRUD_ERRORS = [400, 401, 402, 403, 404, 429, 500] as const;
 /** Stand for a webhook and a delivery of the caller's: the catalogue walk creates them and puts their ids here. */

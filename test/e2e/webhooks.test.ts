@@ -501,6 +501,14 @@ describe('permitted destinations', () => {
     expect(res.body.error.details.reason).toMatch(reason);
   });
 
+  it.each(['ftp://example.com/hooks', 'not a url'])('refuses %s naming what a URL must be', async (url) => {
+    const res = await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'bad', url } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'url' } });
+    // Before: "Invalid URL", for a URL that parses (spec review h, L4).
+    expect(res.body.error.message).toContain('Expected an https URL');
+  });
+
   it('refuses a forbidden destination on update too, and an event type it does not know', async () => {
     const hook = (await strict.request('POST', '/v1/webhooks', { key: strictKey, body: { name: 'good', url: 'https://hooks.example.com/in' } })).body.data;
     const moved = await strict.request('PATCH', `/v1/webhooks/${hook.id}`, { key: strictKey, body: { url: 'https://0x7f000001/' } });
