@@ -158,12 +158,22 @@ export function buildMcpServer(
       // members only: the shape is a plain object, which inherits `constructor` and `toString`.
       const known = (name: string) => Object.hasOwn(op.input.shape, name);
       const unknown = Object.keys(args).find((name) => !known(name));
-      // Command-line clients infer types: an all-digit id arrives as a number where the input is a digit string.
+      // Command-line clients infer types: an all-digit id arrives as a number where the input is a digit string. Only
+      // an integer a JSON number carries exactly: a 19-digit id was already rounded when the body was parsed, and its
+      // digits would name another post (security review h, G-M3).
+      let inexact: string | undefined;
       for (const [name, value] of Object.entries(args)) {
-        if (typeof value === 'number' && known(name) && def(unwrap(op.input.shape[name] as z.ZodType).base).type === 'string') args[name] = String(value);
+        if (typeof value !== 'number' || !known(name) || def(unwrap(op.input.shape[name] as z.ZodType).base).type !== 'string') continue;
+        if (Number.isSafeInteger(value)) args[name] = String(value);
+        else inexact ??= name;
       }
-      if (unknown !== undefined) {
-        const refusal = new ServiceError('invalid_request', { message: `Unknown argument '${unknown}'.`, details: { field: unknown } });
+      const refusal =
+        unknown !== undefined
+          ? new ServiceError('invalid_request', { message: `Unknown argument '${unknown}'.`, details: { field: unknown } })
+          : inexact !== undefined
+            ? new ServiceError('invalid_request', { message: `Send '${inexact}' as a string: a JSON number carries whole numbers exactly only up to 9007199254740991, so this one's digits may already have changed.`, details: { field: inexact } })
+            : undefined;
+      if (refusal) {
         // Reported as the pipeline reports its own refusals: the balance as it would give it, the call's worst case.
         const refused: RequestContext = { ...ctx, responseHeaders: {} };
         const remaining = await remainingAfterRefusal(refused, refusal);

@@ -157,7 +157,10 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
   return async (args) => {
     const ctx = args.contextValue as unknown as RequestContext;
     const operation = getOperationAST(args.document, args.operationName);
-    if (!operation || operation.operation === 'subscription') return undefined;
+    // Refused rather than let through unchecked: the executor could resolve the name otherwise (graphql-jit reads an
+    // empty name as "the only operation"; security review h, G-L2).
+    if (!operation) return { answer: { errors: [toCatalogueError(new ServiceError('invalid_request', { message: 'Could not determine what operation to execute: name one of the document, by operationName.', details: { field: 'operationName' } }))] } };
+    if (operation.operation === 'subscription') return undefined;
     const variables = variablesOf(ctx, args.schema, operation, (args.variableValues ?? {}) as Record<string, unknown>);
     const fields: PlannedField[] = [];
     for (const root of rootFieldsOf(operation, args.document, variables)) {
@@ -241,7 +244,7 @@ export function operationPolicy(byField: (kind: 'query' | 'mutation', field: str
     return {
       async settle(result) {
         const errors = result.errors?.map(toCatalogueError);
-        const failed = failedRootFields(ctx, result, errors);
+        const failed = failedRootFields(ctx, result, errors, fields);
         const served = failed.has('*') ? [] : fields.filter(({ responseKey }) => !failed.has(responseKey));
         const priced = served.map((field) => ({ op: field.op, credits: priceOfField(ctx, field) }));
         const credits = priced.reduce((sum, field) => sum + field.credits, 0);
@@ -374,9 +377,11 @@ function recordUsage(ctx: RequestContext, principal: Principal, priced: readonly
  * whose data came back despite an error below it was served, and is charged for what its resolvers returned;
  * REST and MCP answer any error with the error alone, so there every errored root field was not served.
  */
-function failedRootFields(ctx: RequestContext, result: ExecutionResult, errors: readonly { path?: readonly (string | number)[] }[] | undefined): Set<string> {
+function failedRootFields(ctx: RequestContext, result: ExecutionResult, errors: readonly { path?: readonly (string | number)[] }[] | undefined, fields: readonly PlannedField[]): Set<string> {
   const failed = new Set<string>();
   const data = result.data as Record<string, unknown> | null | undefined;
+  // A planned field execution never reached (no key in the data) returned nothing, and costs nothing.
+  if (data) for (const { responseKey } of fields) if (data[responseKey] === undefined) failed.add(responseKey);
   for (const error of errors ?? []) {
     const key = error.path?.[0];
     if (key === undefined) failed.add('*');

@@ -60,4 +60,44 @@ describe('the operation a request names', () => {
     expect((await asked.json()).data).toEqual({ whoami: { keyId: reader.keyId } });
     expect((await svc.request('GET', `/v1/monitors/${id}`, { key: owner.key })).status).toBe(200);
   });
+
+  it('is refused when the request names none the document holds, an empty name included, before anything is checked or run', async () => {
+    const { key } = await svc.newKey();
+    for (const operationName of ['', 'C']) {
+      const res = await svc.request('POST', '/graphql', { key, body: { query: READ, operationName, variables: { q: 'rust' } } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-credits-charged')).toBe('0');
+      expect(res.body.data).toBeUndefined();
+    }
+  });
 });
+
+describe('what runs is what the policy read (security review h, G-H1 and G-M1)', () => {
+  it('keeps a variable inside a JSON argument literal: the monitor is made with the keywords that were checked', async () => {
+    const { key } = await svc.newKey({ scopes: ['read:social', 'monitors:write'] });
+    const created = await svc.graphql(
+      'mutation M($kw: String) { createMonitor(name: "literal", schedule: "manual", target: {kind: "subforum", subforum: "programming", keywords: $kw}) { id target } }',
+      { kw: 'rust' },
+      key,
+    );
+    // Before: {kind: 'subforum', subforum: 'programming'}, the keywords dropped, and every run read the whole community.
+    expect(created.body.data.createMonitor.target).toEqual({ kind: 'subforum', subforum: 'programming', keywords: 'rust' });
+  });
+
+  it('runs a root field whatever another operation of the same text skipped before, and charges only what ran', async () => {
+    const { key } = await svc.newKey();
+    const world = svc.service.platforms.sims.forum!.world;
+    for (let i = 0; i < 2; i++) world.addPost({ subforum: 'programming', title: `skippedwombat ${i}`, selftext: 'Still here.' });
+    const text = 'query A($s: Boolean = false) { ...F @include(if: $s) } query B { ...F } fragment F on Query { searchForumPosts(query: "skippedwombat", limit: 2) { items { id } } }';
+    const skipped = await svc.request('POST', '/graphql', { body: { query: text, operationName: 'A' } });
+    expect(skipped.body).toEqual({ data: {} });
+    // Before: {data: {}} and 1 credit charged, for a field that never ran.
+    const ran = await svc.request('POST', '/graphql', { key, body: { query: text, operationName: 'B' } });
+    expect(ran.body.data.searchForumPosts.items).toHaveLength(2);
+    expect(ran.headers.get('x-credits-charged')).toBe(String(1 + 3 * 2));
+    // A fragment spread again after a skipped spread of it still runs, as graphql-js runs it.
+    const twice = await svc.graphql('{ ...F @skip(if: true) ...F } fragment F on Query { searchForumPosts(query: "skippedwombat", limit: 1) { items { id } } }', undefined, key);
+    expect(twice.body.data.searchForumPosts.items).toHaveLength(1);
+  });
+});
+

@@ -68,6 +68,17 @@ describe('the /mcp transport', () => {
     expect(message.result.isError, text).toBeFalsy();
     expect(message.result.structuredContent.data[0].id).toBe('1500000002');
   });
+
+  it('refuses, naming it, an id sent as a number too large for JSON to carry exactly', async () => {
+    // The body's 2083486896092087808 is 2083486896092087800 once parsed: before, that id was looked up (security review h, G-M3).
+    const res = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_microblog_post', arguments: { id: 2083486896092087808 } } });
+    const text = await res.text();
+    const message = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:'))!.slice(5));
+    expect(message.result.isError).toBe(true);
+    expect(message.result.structuredContent.error).toMatchObject({ code: 'invalid_request', details: { field: 'id' } });
+    expect(message.result.structuredContent.error.message).toContain("Send 'id' as a string");
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
 });
 
 describe('an MCP argument named like a member a plain object inherits', () => {
