@@ -113,7 +113,8 @@ async function loadWithWrk(spec: LoadSpec, options: LoadOptions): Promise<LoadRe
       child.stdout.on('data', (chunk) => (text += chunk));
       child.stderr.on('data', (chunk) => (text += chunk));
       child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}:\n${text}`))));
+      // 'close', not 'exit': 'exit' can come before the last of stdout is read, and the totals line is the last.
+      child.once('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}:\n${text}`))));
     });
     const line = /BENCH_JSON (\{.*\})/.exec(output);
     if (!line) throw new Error(`wrk printed no totals:\n${output}`);
