@@ -118,3 +118,13 @@ export function startCpuWatch(own: readonly number[], upstream?: number): (calls
     };
   };
 }
+
+/** A process's resident set now, in MB (VmRSS from /proc; undefined once it has ended or off Linux). */
+export function rssMb(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { getForumPost } from '../schema/catalogue/forum-posts.ts';
 import { adminSql } from './admin-sql.ts';
-import { startCpuWatch, type CpuUse } from './cpu.ts';
+import { rssMb, startCpuWatch, type CpuUse } from './cpu.ts';
 import { load, type LoadResult } from './load.ts';
 import { buyCredits, workspaceOf } from './operator.ts';
 import { spawnService, spawnUntil, type BenchService, type Spawned } from './processes.ts';
@@ -22,6 +22,10 @@ import { spawnService, spawnUntil, type BenchService, type Spawned } from './pro
  * stays with it for all its rounds. The estimate is the geometric mean of the two orders' medians, in which the
  * offset cancels. BENCH_AFTER_FIRST=1 starts this checkout's service first in the first pair (with BENCH_PAIRS=1:
  * one order only). BENCH_BEFORE_BILLING=off runs the before side unbilled: what billing adds, measured paired.
+ * BENCH_AFTER_NODE_FLAGS (space-separated) gives this checkout's service extra node flags: a runtime flag measured
+ * paired (BENCH_BEFORE_ROOT may then be this checkout too). Each round prints both services' resident set.
+ * BENCH_TRACE_GC=1 runs both services with `--trace-gc` and prints, per round, each one's collections per 1,000 calls
+ * and its main thread's GC pauses in µs per call (the pauses are wall time: a preempted pause counts in full).
  */
 const beforeRoot = process.env.BENCH_BEFORE_ROOT;
 if (!beforeRoot) throw new Error('BENCH_BEFORE_ROOT: the checkout to compare against (e.g. a git worktree of main)');
@@ -32,6 +36,8 @@ const billed = process.env.BENCH_BILLING !== 'off';
 const beforeBilled = (process.env.BENCH_BEFORE_BILLING ?? process.env.BENCH_BILLING) !== 'off';
 const pairs = Number(process.env.BENCH_PAIRS ?? 2);
 const afterFirst = process.env.BENCH_AFTER_FIRST === '1';
+const afterNodeFlags = process.env.BENCH_AFTER_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+const traceGc = process.env.BENCH_TRACE_GC === '1' ? ['--trace-gc'] : [];
 const serverUrl = process.env.DATABASE_URL || undefined;
 const postPath = process.env.BENCH_PATH ?? `/v1/forum/posts/${(getForumPost.example as { id: string }).id}`;
 const UNLIMITED = JSON.stringify(Object.fromEntries(['free', 't1', 't2', 't3'].map((tier) => [tier, { rateLimitPerMinute: 1_000_000_000 }])));
@@ -41,11 +47,27 @@ interface Side {
   sim: Spawned;
   service: BenchService;
   database?: string;
+  /** How much of the service's output the GC count has read. */
+  gcRead: number;
+}
+
+/** The `--trace-gc` lines the service printed since the last call: young and full collections, pause ms. */
+function gcSince(side: Side): { young: number; full: number; pauseMs: number } {
+  const output = side.service.output();
+  const text = output.slice(side.gcRead);
+  side.gcRead = output.length;
+  const gc = { young: 0, full: 0, pauseMs: 0 };
+  for (const [, kind, ms] of text.matchAll(/ms: (Scavenge|Minor Mark-Sweep|Mark-Compact)\b[^\n]*?, ([\d.]+) \/ [\d.]+ ms/g)) {
+    if (kind === 'Mark-Compact') gc.full++;
+    else gc.young++;
+    gc.pauseMs += Number(ms);
+  }
+  return gc;
 }
 
 const admin = (sql: string) => adminSql(serverUrl!, sql);
 
-async function start(name: Side['name'], root: string | undefined, isBilled: boolean): Promise<Side> {
+async function start(name: Side['name'], root: string | undefined, isBilled: boolean, nodeFlags: readonly string[] = []): Promise<Side> {
   const sim = await spawnUntil('adapters/sim/standalone.ts', { FORUM_SIM_PORT: '0', MICROBLOG_SIM_PORT: '0', SIM_FORUM_RATE_LIMIT: '1000000000' }, /FORUM_UPSTREAM_URL=(\S+)\s+MICROBLOG_UPSTREAM_URL=(\S+)/, { cwd: root });
   let database: string | undefined;
   let databaseUrl: string | undefined;
@@ -57,12 +79,12 @@ async function start(name: Side['name'], root: string | undefined, isBilled: boo
     databaseUrl = url.toString();
   }
   const env = { FORUM_UPSTREAM_URL: sim.match[1]!, MICROBLOG_UPSTREAM_URL: sim.match[2]!, SVC_TIERS: UNLIMITED, ...(isBilled ? {} : { SVC_BILLING: 'off' }) };
-  const service = await spawnService({ root, databaseUrl, env });
+  const service = await spawnService({ root, databaseUrl, env, nodeFlags: [...nodeFlags, ...traceGc] });
   if (isBilled) await buyCredits(service, await workspaceOf(service, service.key), 1_000_000_000);
   const probe = await fetch(`${service.url}${postPath}`, { headers: { authorization: `Bearer ${service.key}` } });
   const text = await probe.text();
   if (probe.status !== 200) throw new Error(`${name}: ${postPath} answered ${probe.status}: ${text}`);
-  return { name, sim, service, database };
+  return { name, sim, service, database, gcRead: 0 };
 }
 
 async function stop(side: Side | undefined): Promise<void> {
@@ -92,7 +114,7 @@ const median = (values: number[]) => {
 
 const range = (values: number[]) => `median ${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
 const kind = (isBilled: boolean) => (isBilled ? 'billed' : 'unbilled');
-console.log(`before ${kind(beforeBilled)}, after ${kind(billed)} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout; ${pairs} pairs × ${rounds} rounds of ${seconds} s, ${connections} connections each`);
+console.log(`before ${kind(beforeBilled)}, after ${kind(billed)}${afterNodeFlags.length ? ` (node ${afterNodeFlags.join(' ')})` : ''} ${postPath} on ${serverUrl ? 'PostgreSQL' : 'embedded PGlite'}; before: ${beforeRoot}, after: this checkout; ${pairs} pairs × ${rounds} rounds of ${seconds} s, ${connections} connections each`);
 const byOrder: Record<'before first' | 'after first', number[]> = { 'before first': [], 'after first': [] };
 const rates: number[] = [];
 const simRatios: number[] = [];
@@ -103,22 +125,27 @@ for (let pair = 0; pair < pairs; pair++) {
   try {
     if (order === 'before first') {
       before = await start('before', beforeRoot, beforeBilled);
-      after = await start('after', undefined, billed);
+      after = await start('after', undefined, billed, afterNodeFlags);
     } else {
-      after = await start('after', undefined, billed);
+      after = await start('after', undefined, billed, afterNodeFlags);
       before = await start('before', beforeRoot, beforeBilled);
     }
     const sides = [before, after];
     await round(sides, 3);
+    for (const side of sides) gcSince(side);
     for (let i = 1; i <= rounds; i++) {
       const [b, a] = await round(sides, seconds);
-      const fmt = (side: { result: LoadResult; cpu?: CpuUse }) =>
-        `${side.result.requestsPerSecond.toFixed(0)} req/s, ${side.cpu?.ownUsPerCall ?? '?'} µs/call (platform ${side.cpu?.upstreamUsPerCall ?? '?'})${side.result.non2xx + side.result.errors ? `, ${side.result.non2xx} non-2xx, ${side.result.errors} errors` : ''}`;
+      const fmt = (side: { result: LoadResult; cpu?: CpuUse }, of: Side) => {
+        const gc = traceGc.length ? gcSince(of) : undefined;
+        const perThousand = (count: number) => ((count * 1000) / side.result.requests).toFixed(2);
+        const gcText = gc ? `, GC ${perThousand(gc.young)} young + ${perThousand(gc.full)} full per 1,000 calls, ${((gc.pauseMs * 1000) / side.result.requests).toFixed(1)} µs/call paused` : '';
+        return `${side.result.requestsPerSecond.toFixed(0)} req/s, ${side.cpu?.ownUsPerCall ?? '?'} µs/call (platform ${side.cpu?.upstreamUsPerCall ?? '?'})${side.result.non2xx + side.result.errors ? `, ${side.result.non2xx} non-2xx, ${side.result.errors} errors` : ''}, RSS ${rssMb(of.service.pid) ?? '?'} MB${gcText}`;
+      };
       const ratio = (a!.cpu?.ownUsPerCall ?? Number.NaN) / (b!.cpu?.ownUsPerCall ?? Number.NaN);
       byOrder[order].push(ratio);
       simRatios.push((a!.cpu?.upstreamUsPerCall ?? Number.NaN) / (b!.cpu?.upstreamUsPerCall ?? Number.NaN));
       rates.push(a!.result.requestsPerSecond / b!.result.requestsPerSecond);
-      console.log(`pair ${pair + 1} (${order}) round ${i}: before ${fmt(b!)} | after ${fmt(a!)} | after ÷ before CPU/call ${ratio.toFixed(3)}, load ${loadavg()[0]!.toFixed(1)}`);
+      console.log(`pair ${pair + 1} (${order}) round ${i}: before ${fmt(b!, before)} | after ${fmt(a!, after)} | after ÷ before CPU/call ${ratio.toFixed(3)}, load ${loadavg()[0]!.toFixed(1)}`);
     }
   } finally {
     await stop(after);

@@ -12,9 +12,9 @@ export interface Spawned {
 }
 
 /** Runs a script of this project (or of `cwd`'s checkout) in its own process and waits for a line matching `ready`. */
-export async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Spawned & { match: RegExpExecArray }> {
+export async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, options: { cwd?: string; timeoutMs?: number; nodeFlags?: readonly string[] } = {}): Promise<Spawned & { match: RegExpExecArray }> {
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const child = spawn(process.execPath, [script], { cwd: options.cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], { cwd: options.cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -74,6 +74,8 @@ export interface ServiceOptions {
   /** A second instance shares the first one's data folder: same demo key, same generated secrets. */
   dataDir?: string;
   env?: Record<string, string>;
+  /** Extra flags for node, before the script: a paired measurement of a runtime flag gives them to one side. */
+  nodeFlags?: readonly string[];
 }
 
 const secretKey = () => `k1:${randomBytes(32).toString('base64')}`;
@@ -92,7 +94,7 @@ export async function spawnService(options: ServiceOptions = {}): Promise<BenchS
     ...options.env,
   };
   // The key is read from its file: a production banner names the file, never the key.
-  const proc = await spawnUntil(join(options.root ?? '.', 'server.ts'), env, /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:.*\n/, { cwd: options.root });
+  const proc = await spawnUntil(join(options.root ?? '.', 'server.ts'), env, /base URL:\s+(\S+)[\s\S]*operator:\s+(\S+)[\s\S]*demo key:.*\n/, { cwd: options.root, nodeFlags: options.nodeFlags });
   const operatorToken = options.databaseUrl ? production.SVC_OPERATOR_TOKEN : (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim();
   return {
     url: proc.match[1],
