@@ -182,10 +182,10 @@ export function buildMcpServer(
         return toolResult(envelopeOfError(ctx.requestId, refusal), { charged: 0, remaining, worstCase: executor.worstCase(op, args) });
       }
       // Each call of a JSON-RPC batch is metered and settled on its own; the response's headers add them up.
+      // Beside the headers' own: the strictest applies (core/call-options.ts).
       const callOptions = {
-        ...ctx.callOptions,
-        ...(maxCredits === undefined ? {} : { maxCredits: { value: maxCredits, field: 'maxCredits' } }),
-        ...(dryRun === undefined ? {} : { dryRun: { value: dryRun, field: 'dryRun' } }),
+        maxCredits: [...(ctx.callOptions?.maxCredits ?? []), ...(maxCredits === undefined ? [] : [{ value: maxCredits, field: 'maxCredits' }])],
+        dryRun: [...(ctx.callOptions?.dryRun ?? []), ...(dryRun === undefined ? [] : [{ value: dryRun, field: 'dryRun' }])],
       };
       const call: RequestContext = { ...ctx, meter: new Meter(), memo: new Map(), responseHeaders: {}, callOptions };
       const result = await executor(op, args, call);

@@ -65,7 +65,7 @@ export function createRestHandler(executor: OperationExecutor, operations: reado
     const execute = async () => toEnvelope(op, await executor(op, variables, ctx), ctx.requestId);
     // Only changes are made idempotent, per account; a request the key cannot be tied to an account runs as it is.
     // A dry run changes nothing, so it neither takes a key nor is replayed for the real call that follows.
-    const changes = op.rest.method !== 'GET' && ctx.callOptions?.dryRun?.value !== 'true';
+    const changes = op.rest.method !== 'GET' && !ctx.callOptions?.dryRun?.some(({ value }) => value === 'true');
     const principal = request.idempotencyKey !== undefined && changes ? await authenticate(ctx).catch(() => undefined) : undefined;
     // A key without the operation's scope is refused by the pipeline as usual: it is never given a stored answer.
     if (!principal || request.idempotencyKey === undefined || !scopesGrant(principal, op)) return execute();

@@ -91,14 +91,14 @@ function variablesOf(ctx: RequestContext, schema: GraphQLSchema, operation: Oper
 }
 
 /**
- * `maxCredits` and `dryRun` as sent: headers on every surface, MCP tool arguments (the bridge puts them on the
- * context), or the GraphQL request's `extensions`, which win over the headers.
+ * `maxCredits` and `dryRun` as sent: headers on every surface, MCP tool arguments (the bridge adds them on the
+ * context), and the GraphQL request's `extensions`; the strictest of them applies (checkCallOptions).
  */
 function sentOptionsOf(ctx: RequestContext): SentCallOptions {
   const extensions = (ctx as { params?: { extensions?: Record<string, unknown> } }).params?.extensions ?? {};
-  const sent = { ...ctx.callOptions };
-  if (extensions.maxCredits !== undefined) sent.maxCredits = { value: extensions.maxCredits, field: 'extensions.maxCredits' };
-  if (extensions.dryRun !== undefined) sent.dryRun = { value: extensions.dryRun, field: 'extensions.dryRun' };
+  const sent = { maxCredits: [...(ctx.callOptions?.maxCredits ?? [])], dryRun: [...(ctx.callOptions?.dryRun ?? [])] };
+  if (extensions.maxCredits !== undefined) sent.maxCredits.push({ value: extensions.maxCredits, field: 'extensions.maxCredits' });
+  if (extensions.dryRun !== undefined) sent.dryRun.push({ value: extensions.dryRun, field: 'extensions.dryRun' });
   return sent;
 }
 

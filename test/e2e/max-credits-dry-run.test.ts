@@ -135,6 +135,14 @@ describe('maxCredits and dry run on GraphQL (extensions, or the same headers)', 
     expect(await balanceOf(key)).toBe(5000);
   });
 
+  it('a header ceiling is not lifted by a higher one in extensions: the lower applies', async () => {
+    const { key } = await svc.newKey();
+    const res = await svc.request('POST', '/graphql', { key, headers: { 'x-max-credits': '3' }, body: { query: '{ forumPost(id: "1a00005") { id } }', extensions: { maxCredits: 1000 } } });
+    // Before: served under the extension's 1000 (GraphQL review h).
+    expect(res.body.errors[0].extensions.details).toEqual({ field: 'x-max-credits', reason: 'max_credits_exceeded', maxCredits: 3, worstCaseCredits: 4 });
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+  });
+
   it('a walk that comes to more than the ceiling is withheld and charged nothing', async () => {
     const { key } = await svc.newKey();
     // The root field's worst case is 2 (1 + 1 post); its author's profile adds 2 more.

@@ -10,14 +10,23 @@ describe('call options', () => {
     expect(checkCallOptions(sent)).toEqual({ maxCredits: { credits: 12, field: 'x-max-credits' }, dryRun: true });
     expect(checkCallOptions(callOptionsFromHeaders(() => undefined))).toEqual({ dryRun: false });
     for (const bad of ['-1', '1.5', 'ten', '', '10000000000']) {
-      expect(() => checkCallOptions({ maxCredits: { value: bad, field: 'x-max-credits' } })).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ details: { field: 'x-max-credits' } }) }));
+      expect(() => checkCallOptions({ maxCredits: [{ value: bad, field: 'x-max-credits' }] })).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ details: { field: 'x-max-credits' } }) }));
     }
-    expect(() => checkCallOptions({ dryRun: { value: 'yes', field: 'dryRun' } })).toThrow(/'dryRun' must be true or false/);
-    expect(() => checkCallOptions({ maxCredits: { value: ['1', '2'], field: 'x-max-credits' } })).toThrow();
+    expect(() => checkCallOptions({ dryRun: [{ value: 'yes', field: 'dryRun' }] })).toThrow(/'dryRun' must be true or false/);
+    expect(() => checkCallOptions({ maxCredits: [{ value: ['1', '2'], field: 'x-max-credits' }] })).toThrow();
   });
 
   it('takes JSON values from extensions and tool arguments', () => {
-    expect(checkCallOptions({ maxCredits: { value: 0, field: 'maxCredits' }, dryRun: { value: false, field: 'dryRun' } })).toEqual({ maxCredits: { credits: 0, field: 'maxCredits' }, dryRun: false });
+    expect(checkCallOptions({ maxCredits: [{ value: 0, field: 'maxCredits' }], dryRun: [{ value: false, field: 'dryRun' }] })).toEqual({ maxCredits: { credits: 0, field: 'maxCredits' }, dryRun: false });
+  });
+
+  it('applies the strictest of the names an option came with: the lowest ceiling, a dry run if any asks', () => {
+    // Before: the extension or argument replaced the header, so a client could lift a gateway's ceiling (review h).
+    const header = { value: '10', field: 'x-max-credits' };
+    expect(checkCallOptions({ maxCredits: [header, { value: 500, field: 'extensions.maxCredits' }] }).maxCredits).toEqual({ credits: 10, field: 'x-max-credits' });
+    expect(checkCallOptions({ maxCredits: [header, { value: 3, field: 'extensions.maxCredits' }] }).maxCredits).toEqual({ credits: 3, field: 'extensions.maxCredits' });
+    expect(checkCallOptions({ dryRun: [{ value: 'true', field: 'x-dry-run' }, { value: false, field: 'dryRun' }] }).dryRun).toBe(true);
+    expect(() => checkCallOptions({ maxCredits: [header, { value: 'x', field: 'maxCredits' }] })).toThrow(/'maxCredits' must be an integer/);
   });
 });
 
