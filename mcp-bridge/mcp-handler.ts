@@ -252,7 +252,11 @@ export function createMcpBridge(
         if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };
         // Each part gets a server of its own, built for the tools that part calls.
         const serve = (part: unknown) => handler.fetch(request, { authInfo: { ...authInfo, extra: { ...authInfo.extra, parsedBody: part } }, parsedBody: part });
-        const inherited = parsed === undefined ? undefined : inheritedToolCalls(parsed);
+        // Nothing parsed (a GET, a DELETE, a body that is not JSON): the SDK answers it, 405 for the stream a stateless
+        // server does not keep (so a client stops asking for it) and -32700 for a body that does not parse. Answering
+        // these with an empty 200 made the official client ask again every second (spec review h, H1).
+        if (parsed === undefined) return answered(await serve(undefined));
+        const inherited = inheritedToolCalls(parsed);
         const unanswered = inherited ? inherited.rest : parsed;
         const listed = unanswered === undefined ? undefined : await toolsLists.answer(unanswered, request, principal.scopes, async (message) => messagesOf(await serve(message)));
         const ours = [...(inherited?.answers ?? []).map((answer) => JSON.stringify(answer)), ...(listed?.answers ?? [])];

@@ -52,6 +52,21 @@ describe('JSON-RPC batches on /mcp', () => {
 });
 
 describe('the /mcp transport', () => {
+  it('answers a GET or DELETE with 405 (no stream is kept) and a body that is not JSON with -32700 (spec review h, H1)', async () => {
+    const headers = { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${svc.url}/mcp`, { method, headers });
+      // Before: 200 with an empty body, which the official client took for a stream that ended, asking again each second.
+      expect([method, res.status]).toEqual([method, 405]);
+      await res.text();
+    }
+    for (const body of ['not json', '']) {
+      const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe(-32700);
+    }
+  });
+
   it('refuses a present Origin that is not allowed with 403, and serves an allowed one', async () => {
     const evil = await post(call(1), undefined, { origin: 'http://evil.example' });
     expect(evil.status).toBe(403);
