@@ -1,11 +1,11 @@
-import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { rootFieldsOf } from './root-fields.ts';
 import type { OperationPolicy } from './use-operation-policy.ts';
 
 const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type', '__typename']);
 
 /**
- * Answers kept, counted in characters of their JSON: a handful of documents (GraphiQL's, code generators') are asked for
+ * Answers kept, counted in characters of their JSON and their query text: a handful of documents (GraphiQL's, code generators') are asked for
  * again and again; 8 MB holds GraphiQL's answer (190 KB) forty times over, or ten of the largest (about 0.8 MB).
  */
 export const INTROSPECTION_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -29,45 +29,48 @@ function withKeptJson({ result, json }: Kept, answer: ExecutionResult): Stringif
   return { ...answer, stringify };
 }
 
+/** Operations kept at most, whatever their size: each holds its parsed document. */
+export const INTROSPECTION_ANSWERS_MAX = 64;
+
 /**
- * Introspection answered once per document and variables. It needs no key and no rate limit counts it, and it is the
- * dearest keyless answer (GraphiQL's query took 20 ms of the process per request): the schema does not change while
- * the process runs, so an answer, once computed, is the answer to every later request of the same document. Only
- * documents whose chosen operation selects nothing but `__schema`, `__type` and `__typename` are kept, only answers
- * without errors, oldest document out first past the byte bound. Yoga's parse cache hands every request of a query
- * text the same document, so the document itself is the key.
+ * Introspection answered once per operation. It needs no key and no rate limit counts it, and it is the dearest
+ * keyless answer (GraphiQL's query took 10–20 ms of the process per request): the schema does not change while the
+ * process runs, so an answer, once computed, is the answer to every later request of the same operation. Only
+ * operations that declare no variables (GraphiQL's and code generators' do not) and select nothing but `__schema`,
+ * `__type` and `__typename` are kept, so the answer depends on the operation alone: nothing a request sends beside
+ * it (variables it does not declare) makes another entry. Only answers without errors; at most
+ * INTROSPECTION_ANSWERS_MAX operations and `maxBytes` characters of answers and query text, oldest out first. Yoga's
+ * parse cache hands every request of a query text the same document, so its operation node is the key.
  */
 export function withIntrospectionAnswers(policy: OperationPolicy, maxBytes = INTROSPECTION_ANSWER_BYTES): OperationPolicy {
-  const kept = new Map<DocumentNode, Map<string, Kept>>();
+  const kept = new Map<OperationDefinitionNode, Kept & { size: number }>();
   let bytes = 0;
-  const keep = (document: DocumentNode, key: string, result: ExecutionResult): void => {
+  const keep = (operation: OperationDefinitionNode, document: DocumentNode, result: ExecutionResult): void => {
     const json = JSON.stringify(result.data);
-    const size = json.length;
-    if (size > maxBytes) return;
-    while (bytes + size > maxBytes) {
-      const [oldest, answers] = kept.entries().next().value!;
-      for (const answer of answers.values()) bytes -= answer.json.length;
+    const size = json.length + (document.loc?.source.body.length ?? 0);
+    if (size > maxBytes || kept.has(operation)) return;
+    while (kept.size >= INTROSPECTION_ANSWERS_MAX || bytes + size > maxBytes) {
+      const [oldest, answer] = kept.entries().next().value!;
+      bytes -= answer.size;
       kept.delete(oldest);
     }
-    let answers = kept.get(document);
-    if (!answers) kept.set(document, (answers = new Map()));
-    answers.set(key, { result, json });
+    kept.set(operation, { result, json, size });
     bytes += size;
   };
   return async (args) => {
     const operation = getOperationAST(args.document, args.operationName);
-    const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-    const introspectionOnly =
-      operation?.operation === 'query' && rootFieldsOf(operation, args.document, variables).every(({ fieldName }) => INTROSPECTION_FIELDS.has(fieldName));
+    const keepable =
+      operation?.operation === 'query' &&
+      !operation.variableDefinitions?.length &&
+      rootFieldsOf(operation, args.document).every(({ fieldName }) => INTROSPECTION_FIELDS.has(fieldName));
     const step = await policy(args);
-    if (!introspectionOnly || (step && 'answer' in step)) return step;
-    const key = JSON.stringify([args.operationName ?? null, variables]);
-    const answer = kept.get(args.document)?.get(key);
+    if (!keepable || (step && 'answer' in step)) return step;
+    const answer = kept.get(operation);
     // The policy still settles each request: a call with a key is told its balance, as on any call.
     if (answer) return { answer: withKeptJson(answer, step ? await step.settle(answer.result) : answer.result) };
     return {
       async settle(result) {
-        if (!result.errors?.length) keep(args.document, key, result);
+        if (!result.errors?.length) keep(operation, args.document, result);
         return step ? step.settle(result) : result;
       },
     };
