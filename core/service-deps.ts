@@ -57,6 +57,8 @@ export interface ServiceDeps {
   authenticate(secret: string): Promise<AuthenticationResult>;
   /** Bad keys per client address (adapters/identity/key-failures.ts). */
   keyFailures: KeyFailures;
+  /** Whether an API key or MCP access token is in this instance's cache: checking it again reads nothing. */
+  cachedCredential(secret: string): boolean;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
   rateLimits: RateGate;

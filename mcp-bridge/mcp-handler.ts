@@ -1,13 +1,14 @@
 import { createMcpHandler, OAuthError, ProtocolErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
 import { nestsDeeperThan, TOO_DEEP } from '../core/json-depth.ts';
 import { grants } from '../adapters/identity/scopes.ts';
+import { parseKeySecret } from '../adapters/identity/key-material.ts';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { MCP_MESSAGES } from '../schema/catalogue/mcp-messages.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
-import { authenticate, refuseAddressOfBadKeys } from '../schema/pipeline/authenticate.ts';
+import { authenticate, refuseLookupAfterBadKeys } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
@@ -228,8 +229,9 @@ export function createMcpBridge(
       const oauth = options.oauth();
       try {
         if (oauth && !ctx.principal) {
-          // Before the token's lookup too: an address of bad keys is refused before any.
-          if (ctx.authorization) refuseAddressOfBadKeys(ctx);
+          // Before the token's lookup too (a key's is checked in authenticate).
+          const token = /^bearer\s+(\S+)$/i.exec(ctx.authorization?.trim() ?? '')?.[1];
+          if (token && !parseKeySecret(token)) refuseLookupAfterBadKeys(ctx, token);
           const connection = await oauth.principalOf(ctx.authorization);
           if (connection) ctx.principal = connection;
         }
@@ -268,6 +270,8 @@ export function createMcpBridge(
         return answered(answers.length === 0 ? response : await withAnswers(response, answers));
       } catch (error) {
         if (error instanceof OAuthError) {
+          // An access token looked up and not valid counts as a bad key does.
+          ctx.deps.keyFailures.failed(ctx.clientAddress, ctx.now().getTime());
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });
           return answered({ ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } });
         }
