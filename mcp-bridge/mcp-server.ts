@@ -114,7 +114,6 @@ function toolResult(envelope: EnvelopeResponse, credits: unknown) {
   };
 }
 
-/** The HTTP response reports what all its calls charged together, and the balance after the last. */
 /**
  * A refused call's wait (a rate limit's, credits held by calls in flight) goes on the HTTP answer too, as REST sends
  * it: the call is still a tool error in a 200, which the model reads, and an HTTP client backs off on `Retry-After`.
@@ -126,6 +125,7 @@ function addRetryAfter(ctx: RequestContext, envelope: EnvelopeResponse): void {
   if (wait !== undefined && (kept === undefined || Number(wait) > Number(kept))) ctx.responseHeaders['retry-after'] = wait;
 }
 
+/** The HTTP response reports what all its calls charged together, and the balance after the last. */
 function addCallHeaders(ctx: RequestContext, call: RequestContext): void {
   const charged = Number(ctx.responseHeaders['x-credits-charged'] ?? 0) + Number(call.responseHeaders['x-credits-charged'] ?? 0);
   Object.assign(ctx.responseHeaders, call.responseHeaders, { 'x-credits-charged': String(charged) });
