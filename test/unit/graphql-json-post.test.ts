@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Meter } from '../../core/meter.ts';
-import type { RequestContext } from '../../core/request-context.ts';
-import type { ServiceDeps } from '../../core/service-deps.ts';
+import { keylessContext } from '../support/keyless-context.ts';
 import { createJsonPostHandler, isJsonPost, jsonMediaTypeOf } from '../../schema/pipeline/graphql-json-post.ts';
 import { createGraphQLServer } from '../../schema/pipeline/graphql-server.ts';
 import { operationPolicy } from '../../schema/pipeline/use-operation-policy.ts';
@@ -12,16 +10,7 @@ const graphql = createGraphQLServer({ graphiql: false, policy });
 const answer = createJsonPostHandler(graphql, policy);
 
 /** A call that needs nothing from the service: `__typename` is no operation of the catalogue. */
-const context = (): RequestContext => ({
-  requestId: 'req-unit-0001',
-  surface: 'graphql',
-  authorization: undefined,
-  meter: new Meter(),
-  deps: {} as ServiceDeps,
-  responseHeaders: {},
-  memo: new Map(),
-  now: () => new Date('2026-01-01T00:00:00Z'),
-});
+const context = keylessContext;
 
 const typename = JSON.stringify({ query: '{ __typename }' });
 

@@ -1,24 +1,13 @@
 import { getIntrospectionQuery, parse, type DocumentNode, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { Meter } from '../../core/meter.ts';
-import type { RequestContext } from '../../core/request-context.ts';
-import type { ServiceDeps } from '../../core/service-deps.ts';
+import { keylessContext } from '../support/keyless-context.ts';
 import { operationByField } from '../../schema/catalogue/index.ts';
 import { createJsonPostHandler } from '../../schema/pipeline/graphql-json-post.ts';
 import { createGraphQLServer } from '../../schema/pipeline/graphql-server.ts';
 import { INTROSPECTION_ANSWERS_MAX, withIntrospectionAnswers } from '../../schema/pipeline/introspection-answers.ts';
 import { operationPolicy, type OperationPolicy, type PolicyArgs } from '../../schema/pipeline/use-operation-policy.ts';
 
-const context = (): RequestContext => ({
-  requestId: 'req-unit-0001',
-  surface: 'graphql',
-  authorization: undefined,
-  meter: new Meter(),
-  deps: {} as ServiceDeps,
-  responseHeaders: {},
-  memo: new Map(),
-  now: () => new Date('2026-01-01T00:00:00Z'),
-});
+const context = keylessContext;
 
 /** An inner policy that plans nothing and, like the real one for a caller with a key, adds its credits beside the data. */
 const withCredits: OperationPolicy = async () => ({ settle: async (result) => ({ ...result, extensions: { credits: { charged: 0, remaining: 7 } } }) });

@@ -1,15 +1,13 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { Meter } from '../../core/meter.ts';
-import type { RequestContext } from '../../core/request-context.ts';
-import type { ServiceDeps } from '../../core/service-deps.ts';
+import { keylessContext } from '../support/keyless-context.ts';
 import { operationByField } from '../../schema/catalogue/index.ts';
 import { schema } from '../../schema/schema.ts';
 import { operationPolicy } from '../../schema/pipeline/use-operation-policy.ts';
 
 describe('the policy, for a document whose operation it cannot resolve', () => {
   it('refuses it rather than let it run unchecked: graphql-jit reads an empty name as "the only operation"', async () => {
-    const ctx = { requestId: 'req-unit-0002', surface: 'graphql', authorization: undefined, meter: new Meter(), deps: {} as ServiceDeps, responseHeaders: {}, memo: new Map(), now: () => new Date() } as RequestContext;
+    const ctx = keylessContext();
     const policy = operationPolicy(operationByField);
     for (const operationName of ['', 'B']) {
       const step = await policy({ schema, document: parse('query A { searchForumPosts(query: "rust") { items { id } } }'), operationName, contextValue: ctx });
