@@ -132,7 +132,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       // /mcp takes Bearer tokens and verifies no DPoP proof, so tokens are never DPoP-bound (a proof sent is ignored).
       dPoP: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens; another's is answered 200 and stays valid (RFC 7009 §2.2). oidc-provider's
+      // default for public clients, said here so that it is a decision, not a default it asks to be changed.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
       // On by default in oidc-provider, used by no MCP client: pushed authorization requests (advertised at a path this
       // listener does not route) and RP-initiated logout (its default page, which loads Google fonts; people sign out

@@ -336,6 +336,11 @@ describe('a connection', () => {
   it('refuses a cached access token on the next call once its client revoked it (RFC 7009)', async () => {
     const { clientId, tokens } = await flow.signIn();
     for (let i = 0; i < 2; i++) expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
+    // Another client cannot revoke it: answered 200 as RFC 7009 asks, and the token stays good.
+    const stranger = await flow.newClient();
+    const notTheirs = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, client_id: stranger }) });
+    expect(notTheirs.status).toBe(200);
+    expect((await flow.mcp(tokens.access_token, whoamiCall)).status).toBe(200);
     const revoked = await fetch(`${svc.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, token_type_hint: 'access_token', client_id: clientId }) });
     expect(revoked.status).toBe(200);
     const refused = await flow.mcp(tokens.access_token, whoamiCall);
