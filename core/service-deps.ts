@@ -54,11 +54,12 @@ export interface PlatformClients {
 export interface ServiceDeps {
   serviceName: string;
   version: string;
-  authenticate(secret: string): Promise<AuthenticationResult>;
+  /** `beforeLookup`: called before a database read of the key (identity-store.ts), which it may refuse by throwing. */
+  authenticate(secret: string, beforeLookup?: (known: boolean) => void): Promise<AuthenticationResult>;
   /** Bad keys per client address (adapters/identity/key-failures.ts). */
   keyFailures: KeyFailures;
-  /** Whether an API key or MCP access token is in this instance's cache: checking it again reads nothing. */
-  cachedCredential(secret: string): boolean;
+  /** Whether this instance read this MCP access token live lately (KeyCache.known). */
+  knownAccessToken(token: string): boolean;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
   rateLimits: RateGate;

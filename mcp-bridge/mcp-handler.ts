@@ -8,7 +8,7 @@ import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { MCP_MESSAGES } from '../schema/catalogue/mcp-messages.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
-import { authenticate, refuseLookupAfterBadKeys } from '../schema/pipeline/authenticate.ts';
+import { authenticate, lookupOfCredential } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
@@ -229,11 +229,13 @@ export function createMcpBridge(
       const oauth = options.oauth();
       try {
         if (oauth && !ctx.principal) {
-          // Before the token's lookup too (a key's is checked in authenticate).
+          // An access token's lookup is bounded as a key's is (authenticate checks keys).
           const token = /^bearer\s+(\S+)$/i.exec(ctx.authorization?.trim() ?? '')?.[1];
-          if (token && !parseKeySecret(token)) refuseLookupAfterBadKeys(ctx, token);
+          const lookedUp = token !== undefined && !parseKeySecret(token);
+          if (lookedUp) lookupOfCredential(ctx, ctx.deps.knownAccessToken(token));
           const connection = await oauth.principalOf(ctx.authorization);
           if (connection) ctx.principal = connection;
+          if (lookedUp && connection) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
         }
         const principal = await authenticate(ctx);
         // Parsed only once the caller is known, and once: the scope check, the stream check, the SDK all read this.
@@ -254,9 +256,11 @@ export function createMcpBridge(
         if (isSubscriptionStream(parsed)) return { response: await openStream(request, principal, ctx, authInfo, parsed), stream: true };
         // Each part gets a server of its own, built for the tools that part calls.
         const serve = (part: unknown) => handler.fetch(request, { authInfo: { ...authInfo, extra: { ...authInfo.extra, parsedBody: part } }, parsedBody: part });
-        // Nothing parsed (a GET, a DELETE, a body that is not JSON): the SDK answers it, 405 for the stream a stateless
-        // server does not keep (so a client stops asking for it) and -32700 for a body that does not parse. Answering
-        // these with an empty 200 made the official client ask again every second (spec review h, H1).
+        // A POST whose body this bridge cannot parse is refused here, never handed on: the SDK parses more than
+        // JSON.parse does (it drops a byte order mark), so a body it read would skip the batch bound, the weights and
+        // the stream slots (late review h). A GET or DELETE goes to the SDK: 405, as this stateless server keeps no
+        // stream, so a client stops asking (an empty 200 made the official client ask every second; spec review h, H1).
+        if (parsed === undefined && request.method === 'POST') return protocolRefusal(ProtocolErrorCode.ParseError, 'The body is not JSON: send one JSON-RPC message (or, before 2025-06-18, a batch) as application/json.');
         if (parsed === undefined) return answered(await serve(undefined));
         const inherited = inheritedToolCalls(parsed);
         const unanswered = inherited ? inherited.rest : parsed;
@@ -270,8 +274,6 @@ export function createMcpBridge(
         return answered(answers.length === 0 ? response : await withAnswers(response, answers));
       } catch (error) {
         if (error instanceof OAuthError) {
-          // An access token looked up and not valid counts as a bad key does.
-          ctx.deps.keyFailures.failed(ctx.clientAddress, ctx.now().getTime());
           const envelope = errorEnvelope(ctx.requestId, 'unauthenticated', `The access token is refused: ${error.message}.`, { reason: 'invalid_token' });
           return answered({ ...envelope, headers: { 'www-authenticate': oauth?.refusal('invalid_token', error.message) ?? 'Bearer', 'x-credits-charged': '0' } });
         }

@@ -46,7 +46,6 @@ import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
 import { createOpenStreams } from '../mcp-bridge/open-streams.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../adapters/oauth/connection-store.ts';
 import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
-import { hashKeySecret, parseKeySecret } from '../adapters/identity/key-material.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { createAuthorizationLimit, createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
 import { createAuthorizationServer, endProviderSession } from '../oauth-server/authorization-server.ts';
@@ -298,12 +297,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const deps: ServiceDeps = {
       serviceName: SERVICE_NAME,
       version,
-      authenticate: (secret) => identity.authenticateKey(secret, now()),
+      authenticate: (secret, beforeLookup) => identity.authenticateKey(secret, now(), beforeLookup),
       keyFailures: createKeyFailures(),
-      cachedCredential: (secret) => {
-        const hit = parseKeySecret(secret) ? keyCache.lookup(hashKeySecret(secret), now().getTime()) : tokenCache.lookup(storedId('AccessToken', secret), now().getTime());
-        return hit !== undefined && hit !== 'expired';
-      },
+      knownAccessToken: (token) => tokenCache.known(storedId('AccessToken', token)),
       databaseReady: sharedPing(orm, { now: () => now().getTime() }),
       billing: config.billing ? createBillingGate(leases) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),

@@ -140,7 +140,11 @@ export interface IdentityStore {
   createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey>;
   /** Revokes at once; returns the key as it now stands, or null for an unknown key id. Idempotent. */
   revokeApiKey(keyId: string, now?: Date): Promise<ApiKeySummary | null>;
-  authenticateKey(secret: string, now?: Date): Promise<AuthenticationResult>;
+  /**
+   * `beforeLookup` is called when the key must be read from the database (it is not cached), with whether this
+   * instance read it live lately (KeyCache.known); it may throw to refuse the lookup.
+   */
+  authenticateKey(secret: string, now?: Date, beforeLookup?: (known: boolean) => void): Promise<AuthenticationResult>;
   listKeys(workspaceId: string): Promise<ApiKeySummary[]>;
 }
 
@@ -286,7 +290,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
       return row ? toKeySummary(row) : null;
     },
 
-    async authenticateKey(secret, now = new Date()) {
+    async authenticateKey(secret, now = new Date(), beforeLookup) {
       if (!parseKeySecret(secret)) return { failure: 'malformed' };
       const hash = hashKeySecret(secret);
       const cached = cache?.lookup(hash, now.getTime());
@@ -295,6 +299,7 @@ export function createIdentityStore(orm: Orm, options: IdentityStoreOptions = {}
         await recordUse(cached.keyId, now);
         return cached;
       }
+      beforeLookup?.(cache?.known(hash) ?? false);
       const generation = cache?.generation ?? 0;
       // The hot path of every request: one statement on the unique hash index, no entity hydration
       // (measured at a third of the cost of em.findOne on both drivers).

@@ -17,8 +17,12 @@ interface Entry<V> {
  * A read that began before an invalidation must not put back what it read: `generation` counts invalidations,
  * and `remember` drops an answer read under an older generation.
  */
+/** Credentials remembered as lately good, oldest out first. */
+const KNOWN_MAX = 100_000;
+
 export class KeyCache<V extends { keyId: string }> {
   #entries = new Map<string, Entry<V>>();
+  #known = new Set<string>();
   #hashesByKeyId = new Map<string, Set<string>>();
   #generation = 0;
   #enabled: boolean;
@@ -47,8 +51,21 @@ export class KeyCache<V extends { keyId: string }> {
     return entry.key;
   }
 
+  /**
+   * Whether this credential was read live from the database by this instance lately (the last KNOWN_MAX of them),
+   * however long ago its entry ended, and whether or not the cache is on: a client already working, whose lookup the
+   * bad-key limits let through (adapters/identity/key-failures.ts). It grants nothing else: the lookup still decides.
+   */
+  known(hash: string): boolean {
+    return this.#known.has(hash);
+  }
+
   /** Keeps a live credential read from the database, unless the cache is off or a key changed since the read began. */
   remember(hash: string, key: V, expiresMs: number | null, readAtGeneration: number, nowMs: number): void {
+    if (!this.#known.has(hash)) {
+      if (this.#known.size >= KNOWN_MAX) this.#known.delete(this.#known.values().next().value!);
+      this.#known.add(hash);
+    }
     if (!this.#enabled || readAtGeneration !== this.#generation) return;
     if (this.#entries.size >= this.#maxEntries) this.#clearEntries();
     this.#entries.set(hash, { key, expiresMs, cachedUntil: nowMs + this.#ttlMs });

@@ -1,31 +1,27 @@
 import { addressKey } from './address-key.ts';
 
 /**
- * Requests with a key or access token that is not valid (unknown, revoked, expired), counted in fixed one-minute
- * windows on each instance, per client address (an IPv6 one by its /64) and for the instance as a whole: each such
- * credential is a database lookup, and they are long enough that no one guesses one, so many of them are load, not
- * typos. Past either limit, a credential the instance does not hold in its cache is refused before its lookup
- * until the window ends (schema/pipeline/authenticate.ts); a cached one reads nothing and is never refused, so the
- * clients already working from that address, or on that instance, go on working. The instance's own limit bounds
- * the load however many addresses (IPv6 /64s) send them. Malformed keys are refused before any lookup and are not
- * counted.
+ * Lookups of credentials that were not valid (unknown, revoked, expired keys and MCP access tokens), counted per
+ * client address (an IPv6 one by its /64) in fixed one-minute windows on each instance: each is a database read, and
+ * they are long enough that no one guesses one, so many of them are load, not typos. A lookup is counted when it
+ * starts and taken back when it finds a live credential, so parallel lookups cannot all pass the check at once. Past
+ * the limit an address's lookups are refused until its window ends, but for credentials this instance read live
+ * lately (KeyCache.known): clients already working from that address go on working. Malformed keys and cached
+ * credentials cost no lookup and are not counted. No limit across addresses: one would let a few addresses refuse
+ * every new client of an instance; load spread over many addresses is for the edge in front of the service.
  */
-export const KEY_FAILURES = { perAddress: 100, perInstance: 3_000, windowMs: 60_000 } as const;
+export const KEY_FAILURES = { perAddress: 100, windowMs: 60_000 } as const;
 
-/** Addresses remembered per instance; past this the oldest windows go first (the instance's own limit still holds). */
+/** Addresses remembered per instance; past this the oldest windows go first. */
 const MAX_ADDRESSES = 100_000;
 
-export interface KeyFailureRefusal {
-  per: 'address' | 'instance';
-  limit: number;
-  retryAfterSeconds: number;
-}
-
 export interface KeyFailures {
-  /** Why a credential not in the cache is refused before its lookup now; undefined when it may be looked up. */
-  refusal(address: string | undefined, nowMs: number): KeyFailureRefusal | undefined;
-  /** The address sent a credential that was looked up and was not valid. */
-  failed(address: string | undefined, nowMs: number): void;
+  /** Seconds until the address's lookups may start again; 0 when they may now. */
+  retryAfterSeconds(address: string | undefined, nowMs: number): number;
+  /** A lookup starts: counted as a failure until it finds a live credential. */
+  lookingUp(address: string | undefined, nowMs: number): void;
+  /** The lookup found a live credential: it is taken back from the window it was counted in, if that still runs. */
+  found(address: string | undefined, nowMs: number): void;
 }
 
 interface Window {
@@ -33,30 +29,27 @@ interface Window {
   endsAt: number;
 }
 
-/** IPv4 as it is (no parsing on the hot path); anything with a colon by addressKey (IPv6 /64, IPv4-mapped). */
+/** IPv4 as it is (no parsing); anything with a colon by addressKey (IPv6 /64, IPv4-mapped). */
 const keyOf = (address: string): string => (address.includes(':') ? addressKey(address) : address);
 
-export function createKeyFailures(rules: { perAddress: number; perInstance: number; windowMs: number } = KEY_FAILURES): KeyFailures {
+export function createKeyFailures(rules: { perAddress: number; windowMs: number } = KEY_FAILURES): KeyFailures {
   const windows = new Map<string, Window>();
-  let instance: Window = { failures: 0, endsAt: 0 };
-  const secondsLeft = (window: Window, nowMs: number) => Math.ceil((window.endsAt - nowMs) / 1000);
+  // Windows are kept in the order they started: ended ones leave from the front.
+  const sweep = (nowMs: number) => {
+    for (const [known, { endsAt }] of windows) {
+      if (endsAt > nowMs && windows.size < MAX_ADDRESSES) break;
+      windows.delete(known);
+    }
+  };
   return {
-    refusal(address, nowMs) {
-      if (instance.endsAt > nowMs && instance.failures >= rules.perInstance) return { per: 'instance', limit: rules.perInstance, retryAfterSeconds: secondsLeft(instance, nowMs) };
-      // The common case: no address sent a bad credential lately, and no work is done.
-      if (windows.size === 0 || address === undefined) return undefined;
+    retryAfterSeconds(address, nowMs) {
+      sweep(nowMs);
+      if (windows.size === 0 || address === undefined) return 0;
       const window = windows.get(keyOf(address));
-      if (!window || window.endsAt <= nowMs || window.failures < rules.perAddress) return undefined;
-      return { per: 'address', limit: rules.perAddress, retryAfterSeconds: secondsLeft(window, nowMs) };
+      if (!window || window.endsAt <= nowMs || window.failures < rules.perAddress) return 0;
+      return Math.ceil((window.endsAt - nowMs) / 1000);
     },
-    failed(address, nowMs) {
-      if (instance.endsAt <= nowMs) instance = { failures: 0, endsAt: nowMs + rules.windowMs };
-      instance.failures += 1;
-      // Windows are kept in the order they started: ended ones leave from the front, a few per failure.
-      for (const [known, { endsAt }] of windows) {
-        if (endsAt > nowMs && windows.size < MAX_ADDRESSES) break;
-        windows.delete(known);
-      }
+    lookingUp(address, nowMs) {
       if (address === undefined) return;
       const key = keyOf(address);
       const window = windows.get(key);
@@ -65,6 +58,10 @@ export function createKeyFailures(rules: { perAddress: number; perInstance: numb
         windows.delete(key);
         windows.set(key, { failures: 1, endsAt: nowMs + rules.windowMs });
       }
+    },
+    found(address, nowMs) {
+      const window = address === undefined ? undefined : windows.get(keyOf(address));
+      if (window && window.endsAt > nowMs && window.failures > 0) window.failures -= 1;
     },
   };
 }

@@ -1,27 +1,26 @@
 import { ServiceError } from '../../core/error-catalogue.ts';
 import type { Principal, RequestContext } from '../../core/request-context.ts';
+import { KEY_FAILURES } from '../../adapters/identity/key-failures.ts';
 
 /** The auth scheme is case-insensitive (RFC 9110); the key itself is not. */
 const BEARER = /^bearer ([^\s]+)$/i;
 
 /**
- * 429 before the lookup of a credential this instance does not hold in its cache, for an address that sent too many
- * keys that were not valid this minute, or while the instance as a whole sees too many (adapters/identity/key-failures.ts).
- * A cached credential reads nothing, so it is never refused here: clients behind the same address keep working.
- * Kept on the context, so the request is refused once.
+ * Before a credential is read from the database (it is not cached): refused with 429 when its address sent too many
+ * that were not valid this minute and this instance did not read it live lately (`known`), else counted until it
+ * proves live (adapters/identity/key-failures.ts). The refusal is kept on the context, so the request is refused once.
  */
-export function refuseLookupAfterBadKeys(ctx: RequestContext, secret: string): void {
-  const refusal = ctx.deps.keyFailures.refusal(ctx.clientAddress, ctx.now().getTime());
-  if (!refusal || ctx.deps.cachedCredential(secret)) return;
-  const message =
-    refusal.per === 'address'
-      ? `This address sent ${refusal.limit} keys that are not valid within a minute: wait, then send a valid key.`
-      : `This instance is refusing keys it has not seen lately for a moment (${refusal.limit} that were not valid within a minute): try again shortly.`;
-  throw (ctx.keyRefusal = new ServiceError('rate_limited', {
-    message,
-    details: { reason: 'invalid_keys', per: refusal.per, limit: refusal.limit, retryAfterSeconds: refusal.retryAfterSeconds },
-    headers: { 'retry-after': String(refusal.retryAfterSeconds) },
-  }));
+export function lookupOfCredential(ctx: RequestContext, known: boolean): void {
+  const nowMs = ctx.now().getTime();
+  const wait = ctx.deps.keyFailures.retryAfterSeconds(ctx.clientAddress, nowMs);
+  if (wait > 0 && !known) {
+    throw (ctx.keyRefusal = new ServiceError('rate_limited', {
+      message: `This address sent ${KEY_FAILURES.perAddress} keys that are not valid within a minute: wait, then send a valid key.`,
+      details: { reason: 'invalid_keys', limit: KEY_FAILURES.perAddress, retryAfterSeconds: wait },
+      headers: { 'retry-after': String(wait) },
+    }));
+  }
+  ctx.deps.keyFailures.lookingUp(ctx.clientAddress, nowMs);
 }
 
 /** Resolves the caller from the `Authorization` header once per call (a refused key too); 401 for anything but a live key. */
@@ -32,14 +31,22 @@ export async function authenticate(ctx: RequestContext): Promise<Principal> {
   if (!header) throw new ServiceError('unauthenticated', { message: 'Missing Authorization header: send `Authorization: Bearer <API_KEY>`.', details: { reason: 'missing' } });
   const match = BEARER.exec(header.trim());
   if (!match) throw new ServiceError('unauthenticated', { message: 'The Authorization header must be `Bearer <API_KEY>`.', details: { reason: 'malformed' } });
-  refuseLookupAfterBadKeys(ctx, match[1]);
-  const result = await ctx.deps.authenticate(match[1]);
+  let lookedUp = false;
+  const result = await ctx.deps
+    .authenticate(match[1], (known) => {
+      lookupOfCredential(ctx, known);
+      lookedUp = true;
+    })
+    .catch((error: unknown) => {
+      // The database failed to answer: nothing was learnt of the key.
+      if (lookedUp) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
+      throw error;
+    });
   if ('failure' in result) {
-    // A malformed key is refused before any lookup: it costs nothing to count.
-    if (result.failure !== 'malformed') ctx.deps.keyFailures.failed(ctx.clientAddress, ctx.now().getTime());
     // Kept: the listener checks a key before reading a body, and the pipeline asks again without another lookup.
     throw (ctx.keyRefusal = new ServiceError('unauthenticated', { message: `The API key is ${result.failure}.`, details: { reason: result.failure } }));
   }
+  if (lookedUp) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
   ctx.principal = result;
   return result;
 }

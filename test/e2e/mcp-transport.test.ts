@@ -65,6 +65,14 @@ describe('the /mcp transport', () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe(-32700);
     }
+    // A leading byte order mark is not JSON to this bridge: refused, not handed to the SDK, which would read it past
+    // the batch bound, the weights and the stream slots (late review h: a BOM batch of 50 tools/list answered 14 MB,
+    // weighing 1). Batches are allowed without a protocol version.
+    const batch = JSON.stringify(Array.from({ length: 50 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
+    const { 'mcp-protocol-version': _version, ...unversioned } = headers;
+    const marked = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...unversioned, 'content-type': 'application/json' }, body: `\uFEFF${batch}` });
+    expect(marked.status).toBe(400);
+    expect((await marked.json()).error.code).toBe(-32700);
   });
 
   it('refuses a present Origin that is not allowed with 403, and serves an allowed one', async () => {
