@@ -32,16 +32,17 @@ export async function authenticate(ctx: RequestContext): Promise<Principal> {
   const match = BEARER.exec(header.trim());
   if (!match) throw new ServiceError('unauthenticated', { message: 'The Authorization header must be `Bearer <API_KEY>`.', details: { reason: 'malformed' } });
   let lookedUp = false;
-  const result = await ctx.deps
-    .authenticate(match[1], (known) => {
+  let result: Awaited<ReturnType<RequestContext['deps']['authenticate']>>;
+  try {
+    result = await ctx.deps.authenticate(match[1], (known) => {
       lookupOfCredential(ctx, known);
       lookedUp = true;
-    })
-    .catch((error: unknown) => {
-      // The database failed to answer: nothing was learnt of the key.
-      if (lookedUp) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
-      throw error;
     });
+  } catch (error) {
+    // The database failed to answer: nothing was learnt of the key.
+    if (lookedUp) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
+    throw error;
+  }
   if ('failure' in result) {
     // Kept: the listener checks a key before reading a body, and the pipeline asks again without another lookup.
     throw (ctx.keyRefusal = new ServiceError('unauthenticated', { message: `The API key is ${result.failure}.`, details: { reason: result.failure } }));
