@@ -58,8 +58,6 @@ export interface ServiceDeps {
   authenticate(secret: string, beforeLookup?: (known: boolean) => void): Promise<AuthenticationResult>;
   /** Bad keys per client address (adapters/identity/key-failures.ts). */
   keyFailures: KeyFailures;
-  /** Whether this instance read this MCP access token live lately (KeyCache.known). */
-  knownAccessToken(token: string): boolean;
   databaseReady(): Promise<boolean>;
   billing: BillingGate;
   rateLimits: RateGate;

@@ -1,14 +1,13 @@
 import { createMcpHandler, OAuthError, ProtocolErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
 import { nestsDeeperThan, TOO_DEEP } from '../core/json-depth.ts';
 import { grants } from '../adapters/identity/scopes.ts';
-import { parseKeySecret } from '../adapters/identity/key-material.ts';
 import type { OperationSpec } from '../schema/catalogue/operation.ts';
 import { isServiceError } from '../core/error-catalogue.ts';
 import type { OperationExecutor } from '../schema/execute-operation.ts';
 import { errorEnvelope, type EnvelopeResponse } from '../schema/operation-envelope.ts';
 import { MCP_MESSAGES } from '../schema/catalogue/mcp-messages.ts';
 import { SUBSCRIPTION_STREAMS } from '../schema/catalogue/mcp-streams.ts';
-import { authenticate, lookupOfCredential } from '../schema/pipeline/authenticate.ts';
+import { authenticate, withBoundedLookup } from '../schema/pipeline/authenticate.ts';
 import { toCatalogueError } from '../schema/pipeline/error-mapping.ts';
 import type { Principal, RequestContext } from '../core/request-context.ts';
 import { inheritedToolCalls } from './inherited-tool-names.ts';
@@ -229,13 +228,9 @@ export function createMcpBridge(
       const oauth = options.oauth();
       try {
         if (oauth && !ctx.principal) {
-          // An access token's lookup is bounded as a key's is (authenticate checks keys).
-          const token = /^bearer\s+(\S+)$/i.exec(ctx.authorization?.trim() ?? '')?.[1];
-          const lookedUp = token !== undefined && !parseKeySecret(token);
-          if (lookedUp) lookupOfCredential(ctx, ctx.deps.knownAccessToken(token));
-          const connection = await oauth.principalOf(ctx.authorization);
+          // An access token's read is bounded as a key's is; a refused token (OAuthError) stays counted.
+          const connection = await withBoundedLookup(ctx, (beforeLookup) => oauth.principalOf(ctx.authorization, beforeLookup), (found) => found !== undefined, (error) => error instanceof OAuthError);
           if (connection) ctx.principal = connection;
-          if (lookedUp && connection) ctx.deps.keyFailures.found(ctx.clientAddress, ctx.now().getTime());
         }
         const principal = await authenticate(ctx);
         // Parsed only once the caller is known, and once: the scope check, the stream check, the SDK all read this.

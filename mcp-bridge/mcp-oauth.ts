@@ -22,8 +22,11 @@ export interface McpOAuth {
   challenge(): string;
   /** `WWW-Authenticate` for a refused credential (`invalid_token`) or a missing scope (`insufficient_scope`). */
   refusal(code: 'invalid_token' | 'insufficient_scope', description: string, scopes?: readonly string[]): string;
-  /** An OAuth access token as a principal; API keys (`svc_…`) are left to the pipeline. Throws OAuthError when refused. */
-  principalOf(authorization: string | undefined): Promise<Principal | undefined>;
+  /**
+   * An OAuth access token as a principal; API keys (`svc_…`) are left to the pipeline. Throws OAuthError when refused.
+   * `beforeLookup` as for ConnectionStore.verifyAccessToken.
+   */
+  principalOf(authorization: string | undefined, beforeLookup?: (known: boolean) => void): Promise<Principal | undefined>;
 }
 
 /** Resolved once the listener knows its public URL: the issuer is the base URL, the resource `{base}/mcp`. */
@@ -40,9 +43,9 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
   });
   const metadataPaths = new Set([new URL(resourceMetadataUrl).pathname, '/.well-known/oauth-protected-resource']);
 
-  const verifier: OAuthTokenVerifier = {
+  const verifierOf = (beforeLookup?: (known: boolean) => void): OAuthTokenVerifier => ({
     async verifyAccessToken(token): Promise<AuthInfo> {
-      const found = await connections.verifyAccessToken(token);
+      const found = await connections.verifyAccessToken(token, beforeLookup);
       if ('failure' in found) throw new OAuthError(OAuthErrorCode.InvalidToken, found.failure === 'revoked' ? 'The connection was revoked' : 'Unknown or expired access token');
       return {
         token,
@@ -53,7 +56,7 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
         extra: { found },
       };
     },
-  };
+  });
 
   return {
     metadataResponse(request) {
@@ -69,11 +72,11 @@ export function createMcpOAuth(baseUrl: string, connections: Pick<ConnectionStor
       const error = new OAuthError(code === 'invalid_token' ? OAuthErrorCode.InvalidToken : OAuthErrorCode.InsufficientScope, description);
       return bearerAuthChallengeResponse(error, { requiredScopes: [...scopes], resourceMetadataUrl }).headers.get('www-authenticate') ?? 'Bearer';
     },
-    async principalOf(authorization) {
+    async principalOf(authorization, beforeLookup) {
       const token = /^bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
       if (!token || KEY_PREFIX.test(token)) return undefined;
       // Parses, verifies, checks the audience is this resource and the expiry (RFC 8707: no token passthrough).
-      const info = await verifyBearerToken(`Bearer ${token}`, { verifier, expectedResource: resource, resourceMetadataUrl });
+      const info = await verifyBearerToken(`Bearer ${token}`, { verifier: verifierOf(beforeLookup), expectedResource: resource, resourceMetadataUrl });
       const found = (info.extra as { found: { keyId: string; workspaceId: string; createdAt: Date; personId: string } }).found;
       return {
         keyId: found.keyId,

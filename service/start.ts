@@ -45,7 +45,7 @@ import { createMcpBridge } from '../mcp-bridge/mcp-handler.ts';
 import { createMcpOAuth, type McpOAuth } from '../mcp-bridge/mcp-oauth.ts';
 import { createOpenStreams } from '../mcp-bridge/open-streams.ts';
 import { createConnectionStore, type ConnectionStore, type VerifiedAccessToken } from '../adapters/oauth/connection-store.ts';
-import { oauthModelAdapterFactory, storedId, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
+import { oauthModelAdapterFactory, sweepExpiredOAuthModels } from '../adapters/oauth/oauth-model-adapter.ts';
 import { loadOAuthServerKeys } from '../adapters/oauth/server-keys.ts';
 import { createAuthorizationLimit, createRegistrationLimit } from '../adapters/oauth/registration-limit.ts';
 import { createAuthorizationServer, endProviderSession } from '../oauth-server/authorization-server.ts';
@@ -299,7 +299,6 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       version,
       authenticate: (secret, beforeLookup) => identity.authenticateKey(secret, now(), beforeLookup),
       keyFailures: createKeyFailures(),
-      knownAccessToken: (token) => tokenCache.known(storedId('AccessToken', token)),
       databaseReady: sharedPing(orm, { now: () => now().getTime() }),
       billing: config.billing ? createBillingGate(leases) : unbilledGate,
       rateLimits: createRateGate(limiter, credits),

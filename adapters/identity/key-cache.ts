@@ -8,6 +8,9 @@ interface Entry<V> {
   cachedUntil: number;
 }
 
+/** Credentials remembered as lately good, oldest out first. */
+const KNOWN_MAX = 100_000;
+
 /**
  * Live credentials by hash, so authenticating a known one needs no database round trip: API keys, and the OAuth
  * access tokens of MCP connections (several tokens per connection). Each belongs to a key id (`api_key` row); whoever
@@ -17,9 +20,6 @@ interface Entry<V> {
  * A read that began before an invalidation must not put back what it read: `generation` counts invalidations,
  * and `remember` drops an answer read under an older generation.
  */
-/** Credentials remembered as lately good, oldest out first. */
-const KNOWN_MAX = 100_000;
-
 export class KeyCache<V extends { keyId: string }> {
   #entries = new Map<string, Entry<V>>();
   #known = new Set<string>();

@@ -53,7 +53,7 @@ export interface ConnectionStore {
    * A known live token from the key cache; otherwise one indexed read of the token's record joined to its connection.
    * Revocation (of the connection or the token) is seen on the next call: both invalidate the cache like a key change.
    */
-  verifyAccessToken(token: string): Promise<VerifiedAccessToken | TokenFailure>;
+  verifyAccessToken(token: string, beforeLookup?: (known: boolean) => void): Promise<VerifiedAccessToken | TokenFailure>;
 }
 
 interface TokenRow {
@@ -116,7 +116,7 @@ export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: Key
       return { keyId, workspaceId, personId, clientId, name, scopes: normalised, createdAt };
     },
 
-    async verifyAccessToken(token) {
+    async verifyAccessToken(token, beforeLookup) {
       const now = clock();
       const id = storedId('AccessToken', token);
       // An expired token's record is invisible to the read below: the same answer from the cache.
@@ -126,6 +126,8 @@ export function createConnectionStore(db: SqlDb, clock: () => Date, tokens?: Key
         await recordUse(cached.keyId, now);
         return cached;
       }
+      // As for a key (identity-store.ts authenticateKey): a token not cached is read, which the caller may refuse.
+      beforeLookup?.(tokens?.known(id) ?? false);
       const generation = tokens?.generation ?? 0;
       const [row] = await db.all<TokenRow>(TOKEN_QUERY, [id, now.toISOString()]);
       if (!row) return { failure: 'unknown' };

@@ -19,15 +19,20 @@ afterAll(async () => {
 
 /** GET /v1/whoami with `key`, from a loopback address of its own. */
 function whoami(key: string, localAddress = '127.0.0.1'): Promise<{ status: number; retryAfter: string | undefined; body: any }> {
-  const url = new URL('/v1/whoami', svc.url);
+  return call('GET', '/v1/whoami', key, localAddress);
+}
+
+function call(method: string, path: string, key: string, localAddress: string, body?: string): Promise<{ status: number; retryAfter: string | undefined; body: any }> {
+  const url = new URL(path, svc.url);
+  const headers = { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }) };
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: url.port, path: url.pathname, localAddress, headers: { authorization: `Bearer ${key}` } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: url.port, method, path: url.pathname, localAddress, headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(text) }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -56,5 +61,15 @@ describe('keys that are not valid', () => {
     for (let i = 0; i < 3; i++) expect((await whoami('svc_live_short', '127.0.0.3')).status).toBe(401);
     now = new Date(now.getTime() + KEY_FAILURES.windowMs / 2);
     expect((await whoami(generateKeySecret('live').secret)).status).toBe(401);
+  });
+
+  it('counts MCP access tokens that are not valid the same way, per address', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const token = () => `not-a-token-${crypto.randomUUID()}`;
+    for (let i = 0; i < KEY_FAILURES.perAddress; i++) expect((await call('POST', '/mcp', token(), '127.0.0.6', ping)).status).toBe(401);
+    const refused = await call('POST', '/mcp', token(), '127.0.0.6', ping);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { reason: 'invalid_keys' } });
+    expect((await call('POST', '/mcp', token(), '127.0.0.7', ping)).status).toBe(401);
   });
 });
