@@ -67,9 +67,18 @@ function needsReferenceExecution(schema: GraphQLSchema, document: DocumentNode):
  * per document, compiled for whichever operation was asked for first, and ran it for every later name: a free
  * `health` ran a search compiled before it, unbilled and unchecked; security review h, F0.) Yoga's parse cache hands
  * every request of a query text the same document, so the entries go with the documents it holds. A document that
- * does not compile (an unknown operation name) answers its errors, as execution would.
+ * does not compile (an unknown operation name) answers its errors, as execution would. One compiler per schema: yoga's
+ * chain and the common JSON request (graphql-json-post.ts) share its forms, so no document is compiled twice.
  */
 export function documentCompiler(schema: GraphQLSchema): DocumentCompiler {
+  let compiler = compilers.get(schema);
+  if (!compiler) compilers.set(schema, (compiler = compilerOf(schema)));
+  return compiler;
+}
+
+const compilers = new WeakMap<GraphQLSchema, DocumentCompiler>();
+
+function compilerOf(schema: GraphQLSchema): DocumentCompiler {
   const byDocument = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
   return (document, operationName) => {
     let byName = byDocument.get(document);
