@@ -214,9 +214,8 @@ export function createPersonStore({ orm, db, identity, clock, passwordLog2N }: P
       // Unknown people cost the same scrypt time as known ones, so timing does not tell who has an account.
       const matches = await verifyPassword(password, row?.password_hash ?? decoy);
       if (!row || !row.password_hash || !matches) return { failure: 'invalid_credentials' };
-      // The typos from this address are forgotten; the account's count from everywhere (and its spares) and the address's
-      // only lose this attempt.
-      // A known device's typos are forgotten the same way.
+      // The typos from this address (or this known device) are forgotten; the account's count from everywhere (and its
+      // spares) and the address's only lose this attempt.
       const fromHere = device ? keys[0]!.key : keys[0]?.spare?.firstOf;
       if (fromHere) await throttle.clear(fromHere);
       await throttle.takeBack(attempt, attempt.windows.map(({ key }) => key).filter((key) => key !== fromHere));
